@@ -1,0 +1,19 @@
+/** Where a visitor came from: kept by the storefront from the landing URL, sent on every call. */
+export interface Attribution {
+  referrerToken: string | null;
+  fbclid: string | null;
+  ttclid: string | null;
+}
+
+/** What every service call and every event knows about the request that caused it. */
+export interface RequestContext {
+  requestId: string;
+  userId: string | null;
+  attribution: Attribution;
+}
+
+export const noAttribution: Attribution = { referrerToken: null, fbclid: null, ttclid: null };
+
+export function systemContext(requestId = 'system'): RequestContext {
+  return { requestId, userId: null, attribution: noAttribution };
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkKey, type MediaStorage } from './storage.ts';
+
+/** Media on local disk under `root` (DATA_DIR/media). */
+export function createDiskStorage(root: string): MediaStorage {
+  fs.mkdirSync(root, { recursive: true });
+  const pathOf = (key: string) => path.join(root, checkKey(key));
+
+  return {
+    kind: 'disk',
+    async putFile(key, file) {
+      const target = pathOf(key);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomUUID()}.part`;
+      await fs.promises.copyFile(file, temporary);
+      await fs.promises.rename(temporary, target);
+    },
+    async putDirectory(prefix, dir) {
+      const target = pathOf(prefix);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      const staging = `${target}.${randomUUID()}.part`;
+      await fs.promises.cp(dir, staging, { recursive: true });
+      const old = `${target}.${randomUUID()}.old`;
+      await fs.promises.rename(target, old).catch(() => {});
+      await fs.promises.rename(staging, target);
+      await fs.promises.rm(old, { recursive: true, force: true });
+    },
+    async put(key, body) {
+      const target = pathOf(key);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomUUID()}.part`;
+      await fs.promises.writeFile(temporary, body);
+      await fs.promises.rename(temporary, target);
+    },
+    async stat(key) {
+      try {
+        const stats = await fs.promises.stat(pathOf(key));
+        return stats.isFile() ? { size: stats.size, modifiedAt: stats.mtime } : null;
+      } catch {
+        return null;
+      }
+    },
+    read(key, range) {
+      return fs.createReadStream(pathOf(key), range ?? {});
+    },
+    localPath: pathOf,
+    async remove(prefix) {
+      await fs.promises.rm(pathOf(prefix), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './storage.ts';
+export { createDiskStorage } from './disk-storage.ts';

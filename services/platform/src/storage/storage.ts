@@ -1,0 +1,28 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  size: number;
+  modifiedAt: Date;
+}
+
+/** Media storage port: keys are slash-separated paths such as `episodes/ep1/hls/master.m3u8`. */
+export interface MediaStorage {
+  readonly kind: 'disk';
+  /** Copies a local file in under `key`, replacing any object there. */
+  putFile(key: string, file: string): Promise<void>;
+  /** Moves a whole local directory in under `prefix`, replacing what was there as one step. */
+  putDirectory(prefix: string, dir: string): Promise<void>;
+  put(key: string, body: Buffer | string): Promise<void>;
+  stat(key: string): Promise<StoredObject | null>;
+  read(key: string, range?: { start: number; end: number }): Readable;
+  /** A path on this machine where a worker can read the object (ffmpeg needs files). */
+  localPath(key: string): string;
+  remove(prefix: string): Promise<void>;
+}
+
+/** Rejects keys that could escape the storage root. */
+export function checkKey(key: string): string {
+  if (!key || key.startsWith('/') || key.split('/').some((part) => part === '' || part === '.' || part === '..' || part.includes('\\')))
+    throw new Error(`invalid storage key: ${key}`);
+  return key;
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { loadConfig, type Config } from './config.ts';
+import { openPglite, openPostgres, type Database } from './db/index.ts';
+import { createPostgresBus } from './bus/index.ts';
+import { createBullmqQueue, createDatabaseQueue } from './queue/index.ts';
+import { createPlatform, stopPlatform, type Platform } from './platform.ts';
+
+/**
+ * Test fixtures on real parts. Under `npm test` the suites run twice: embedded (PGlite, the
+ * database queue) and against real servers (TEST_DATABASE_URL, TEST_REDIS_URL set by scripts/test.sh).
+ */
+export const realDatabaseUrl = process.env.TEST_DATABASE_URL;
+export const realRedisUrl = process.env.TEST_REDIS_URL;
+
+export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** A fresh, empty database: a new database on the real server, or an in-memory PGlite. */
+export async function openTestDatabase(): Promise<Database & { url: string | null }> {
+  if (!realDatabaseUrl) return Object.assign(await openPglite(null), { url: null });
+  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: realDatabaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(realDatabaseUrl);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString(), 5);
+  const closePool = database.close;
+  return Object.assign(database, {
+    url: url.toString(),
+    async close() {
+      await closePool();
+      const dropper = new pg.Client({ connectionString: realDatabaseUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  });
+}
+
+export function tempDir(prefix = 'cliffhanger-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', DATA_DIR: tempDir(), LOG_LEVEL: 'silent', DEMO: '0', ...overrides });
+}
+
+/** A whole platform on a fresh database, with the queue of the current run and fast polling. */
+export async function openTestPlatform(overrides: Record<string, string> = {}): Promise<Platform> {
+  const config = testConfig(overrides);
+  const database = await openTestDatabase();
+  const queue = realRedisUrl
+    ? createBullmqQueue(silentLogger, { redisUrl: realRedisUrl, prefix: `test-${randomBytes(4).toString('hex')}` })
+    : createDatabaseQueue(database, silentLogger, { pollMs: 50 });
+  return createPlatform(config, {
+    database,
+    logger: silentLogger,
+    bus: createPostgresBus(database, silentLogger, { pollMs: 50 }),
+    queue,
+  });
+}
+
+export { stopPlatform };
+
+/** Polls `probe` until it answers a truthy value, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

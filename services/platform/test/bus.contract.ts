@@ -1,0 +1,144 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  appendEvent,
+  MAX_DELIVERY_ATTEMPTS,
+  migrate,
+  platformMigrations,
+  queryRows,
+  type BusEvent,
+  type Database,
+  type EventBus,
+  type RequestContext,
+} from '../src/index.ts';
+import { eventually, openTestDatabase } from '../src/testing.ts';
+
+const context: RequestContext = {
+  requestId: 'r1',
+  userId: 'u1',
+  attribution: { referrerToken: 'ref-1', fbclid: 'fb-1', ttclid: 'tt-1' },
+};
+
+/** The bus contract: every EventBus adapter passes these. */
+export function busContract(adapter: string, makeBus: (database: Database) => EventBus, skip?: string) {
+  describe.skipIf(Boolean(skip))(`event bus contract: ${adapter}`, () => {
+    let database: Database;
+    const buses: EventBus[] = [];
+    const bus = () => {
+      const created = makeBus(database);
+      buses.push(created);
+      return created;
+    };
+
+    beforeEach(async () => {
+      database = await openTestDatabase();
+      await migrate(database, 'platform', platformMigrations);
+      await database.db.execute(sql`create table effects (event_id uuid primary key, consumer text not null)`);
+    });
+    afterEach(async () => {
+      await Promise.all(buses.splice(0).map((b) => b.stop()));
+      await database.close();
+    });
+
+    const effects = (consumer: string) =>
+      queryRows<{ event_id: string }>(database.db, sql`select event_id from effects where consumer = ${consumer}`);
+
+    async function publish(type: 'user.registered' | 'favorite.changed', data: Record<string, unknown>) {
+      return database.transaction((tx) => appendEvent(tx, context, type, data));
+    }
+
+    it('delivers a committed event once, with its user and attribution', async () => {
+      const seen: BusEvent[] = [];
+      const b = bus();
+      b.subscribe('test-consumer', ['user.registered'], async (event) => void seen.push(event));
+      await b.start();
+      const sent = await publish('user.registered', { email: 'a@example.com' });
+      b.nudge();
+      await eventually(() => seen.length === 1, 10_000, 'delivery');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({
+        id: sent.id,
+        type: 'user.registered',
+        userId: 'u1',
+        attribution: context.attribution,
+        data: { email: 'a@example.com' },
+      });
+    });
+
+    it('never delivers an event whose transaction rolled back', async () => {
+      const seen: string[] = [];
+      const b = bus();
+      b.subscribe('test-consumer', ['user.registered', 'favorite.changed'], async (event) => void seen.push(event.type));
+      await b.start();
+      await expect(
+        database.transaction(async (tx) => {
+          await appendEvent(tx, context, 'user.registered', {});
+          throw new Error('the change failed');
+        }),
+      ).rejects.toThrow('the change failed');
+      await publish('favorite.changed', {});
+      await eventually(() => seen.length === 1, 10_000, 'delivery');
+      expect(seen).toEqual(['favorite.changed']);
+    });
+
+    it('delivers in commit order to every consumer, skipping types they did not ask for', async () => {
+      const first: number[] = [];
+      const second: number[] = [];
+      const b = bus();
+      b.subscribe('first', ['favorite.changed'], async (event) => void first.push(event.data.n as number));
+      b.subscribe('second', ['favorite.changed', 'user.registered'], async (event) => void second.push(event.data.n as number));
+      await b.start();
+      for (let n = 1; n <= 5; n++) await publish(n % 2 ? 'favorite.changed' : 'user.registered', { n });
+      await eventually(() => second.length === 5 && first.length === 3, 10_000, 'delivery');
+      expect(first).toEqual([1, 3, 5]);
+      expect(second).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('retries a failing handler, and its writes land exactly once', async () => {
+      let calls = 0;
+      const b = bus();
+      b.subscribe('flaky', ['user.registered'], async (event, tx) => {
+        calls += 1;
+        await tx.execute(sql`insert into effects (event_id, consumer) values (${event.id}, 'flaky')`);
+        if (calls < 3) throw new Error('temporary failure');
+      });
+      await b.start();
+      await publish('user.registered', {});
+      await eventually(async () => (await effects('flaky')).length === 1, 15_000, 'the effect');
+      expect(calls).toBe(3);
+    });
+
+    it('sets a poisoned event aside and keeps delivering the ones after it', async () => {
+      const delivered: number[] = [];
+      const b = bus();
+      b.subscribe('picky', ['favorite.changed'], async (event) => {
+        if (event.data.poison) throw new Error('cannot apply');
+        delivered.push(event.data.n as number);
+      });
+      await b.start();
+      const poisoned = await publish('favorite.changed', { poison: true });
+      await publish('favorite.changed', { n: 2 });
+      await eventually(() => delivered.length === 1, 60_000, 'the event after the poisoned one');
+      expect(delivered).toEqual([2]);
+      const dead = await queryRows<{ event_id: string; error: string }>(database.db, sql`select event_id, error from platform.dead_events`);
+      expect(dead).toEqual([{ event_id: poisoned.id, error: 'Error: cannot apply' }]);
+      expect(MAX_DELIVERY_ATTEMPTS).toBeGreaterThan(1);
+    }, 90_000);
+
+    it('applies each event once per consumer when two processes deliver side by side', async () => {
+      const handler = async (event: BusEvent, tx: Parameters<Parameters<EventBus['subscribe']>[2]>[1]) => {
+        await tx.execute(sql`insert into effects (event_id, consumer) values (${event.id}, 'shared')`);
+      };
+      const one = bus();
+      const two = bus();
+      one.subscribe('shared', ['user.registered'], handler);
+      two.subscribe('shared', ['user.registered'], handler);
+      await Promise.all([one.start(), two.start()]);
+      for (let n = 0; n < 20; n++) await publish('user.registered', { n });
+      await eventually(async () => (await effects('shared')).length === 20, 15_000, 'all effects');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await effects('shared')).toHaveLength(20);
+    });
+  });
+}
