@@ -1,0 +1,57 @@
+import ffmpeg, { type FfmpegCommand } from 'fluent-ffmpeg';
+import { ffmpegPath } from './ffmpeg-paths.ts';
+
+/** One ffmpeg run as plain data, so the pipeline and a bare-ffmpeg baseline run the same thing. */
+export interface FfmpegInvocation {
+  inputs: { source: string; options: string[] }[];
+  filterComplex: string;
+  outputs: { target: string; options: string[] }[];
+}
+
+export class FfmpegError extends Error {
+  override readonly name = 'FfmpegError';
+  constructor(message: string, readonly stderr: string) {
+    super(message);
+  }
+}
+
+/** The argument list exactly as fluent-ffmpeg assembles it for `toFfmpegCommand`. */
+export function ffmpegArgs(run: FfmpegInvocation): string[] {
+  return [
+    ...run.inputs.flatMap((i) => [...i.options, '-i', i.source]),
+    '-y',
+    '-filter_complex', run.filterComplex,
+    ...run.outputs.flatMap((o) => [...o.options, o.target]),
+  ];
+}
+
+export function toFfmpegCommand(run: FfmpegInvocation): FfmpegCommand {
+  // Options go in spread: given one array, fluent-ffmpeg splits any value holding a single space
+  // ("/media/my show/seg_%03d.ts") into two arguments.
+  const command = ffmpeg().setFfmpegPath(ffmpegPath());
+  for (const input of run.inputs) {
+    command.input(input.source);
+    if (input.options.length) command.inputOptions(...input.options);
+  }
+  command.complexFilter(run.filterComplex);
+  for (const output of run.outputs) command.output(output.target).outputOptions(...output.options);
+  return command;
+}
+
+/** Runs to completion; `onTime` receives how many seconds of output ffmpeg reports done so far. */
+export function runFfmpeg(run: FfmpegInvocation, onTime?: (seconds: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const command = toFfmpegCommand(run);
+    if (onTime) command.on('progress', ({ timemark }: { timemark: string }) => onTime(timemarkSeconds(timemark)));
+    command
+      .on('end', () => resolve())
+      .on('error', (error: Error, _stdout: string | null, stderr: string | null) => {
+        reject(new FfmpegError(`ffmpeg failed: ${error.message}`, stderr ?? ''));
+      })
+      .run();
+  });
+}
+
+function timemarkSeconds(timemark: string): number {
+  return timemark.split(':').reduce((total, part) => total * 60 + Number(part), 0) || 0;
+}

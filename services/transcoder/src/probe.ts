@@ -1,0 +1,79 @@
+import { stat } from 'node:fs/promises';
+import ffmpeg, { type FfprobeData, type FfprobeStream } from 'fluent-ffmpeg';
+import { ffprobePath } from './ffmpeg-paths.ts';
+
+/** The upload itself is unusable; retrying the job cannot help, so the caller fails it for good. */
+export class InvalidMediaError extends Error {
+  override readonly name = 'InvalidMediaError';
+  constructor(message: string, readonly file: string) {
+    super(message);
+  }
+}
+
+export interface MediaInfo {
+  durationSeconds: number;
+  /** Display size: a phone clip stored landscape with a 90° rotation flag reports as vertical. */
+  width: number;
+  height: number;
+  hasAudio: boolean;
+  videoCodec: string;
+  frameRate: number;
+  /** Absolute stream index of the picture to transcode (cover art streams are skipped). */
+  videoStreamIndex: number;
+}
+
+// Demuxers that ffprobe happily "opens" although the file is no video: still images and text.
+const NOT_VIDEO_FORMATS = /^(image2|tty|\w+_pipe)$/;
+
+export async function probeMedia(file: string): Promise<MediaInfo> {
+  // A missing file is a storage problem (maybe transient), not bad media: let ENOENT through.
+  const { size } = await stat(file);
+  if (size === 0) throw new InvalidMediaError('not a video file: the file is empty', file);
+
+  const data = await runFfprobe(file).catch(() => {
+    throw new InvalidMediaError('not a video file: its format is not recognised', file);
+  });
+  const video = data.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  if (!video || NOT_VIDEO_FORMATS.test(data.format.format_name ?? '')) {
+    const what = data.streams.some((s) => s.codec_type === 'audio') ? 'it holds only audio' : 'it holds no moving picture';
+    throw new InvalidMediaError(`not a video file: ${what}`, file);
+  }
+  // Some containers (raw streams, broken muxers) only know the stream's duration, or neither.
+  const durationSeconds = [data.format.duration, video.duration].map(Number).find((d) => d > 0) ?? 0;
+  const { width = 0, height = 0 } = video;
+  if (!(durationSeconds > 0) || !(width > 0 && height > 0)) {
+    throw new InvalidMediaError('not a video file: it has no playable length or picture size', file);
+  }
+  const turned = Math.abs(rotation(video)) % 180 === 90;
+  return {
+    durationSeconds,
+    width: turned ? height : width,
+    height: turned ? width : height,
+    hasAudio: data.streams.some((s) => s.codec_type === 'audio'),
+    videoCodec: video.codec_name ?? 'unknown',
+    frameRate: frameRate(video),
+    videoStreamIndex: video.index,
+  };
+}
+
+function runFfprobe(file: string): Promise<FfprobeData> {
+  return new Promise((resolve, reject) => {
+    ffmpeg(file)
+      .setFfprobePath(ffprobePath())
+      .ffprobe((err: Error | null, data: FfprobeData) => (err ? reject(err) : resolve(data)));
+  });
+}
+
+// Newer ffprobe reports rotation as display-matrix side data (flattened by fluent-ffmpeg into
+// `rotation`), older ones only as a "rotate" tag.
+function rotation(stream: FfprobeStream): number {
+  return Number(stream.rotation ?? stream.tags?.rotate ?? 0) || 0;
+}
+
+function frameRate(stream: FfprobeStream): number {
+  for (const rate of [stream.avg_frame_rate, stream.r_frame_rate]) {
+    const [num, den] = (rate ?? '').split('/').map(Number);
+    if (num && den) return num / den;
+  }
+  return 30;
+}

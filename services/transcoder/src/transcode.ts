@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { FfmpegError, runFfmpeg } from './ffmpeg-run.ts';
+import { POSTER_FILE, VARIANT_PLAYLIST, buildHlsInvocation, type HlsJob } from './hls-command.ts';
+import { outputFrameRate, planLadder } from './ladder.ts';
+import { averageBitRate, peakBitRate, readSegments, renderMasterPlaylist, type VariantEntry } from './master-playlist.ts';
+import { InvalidMediaError, probeMedia } from './probe.ts';
+
+export const MASTER_PLAYLIST = 'master.m3u8';
+
+export interface TranscodeOptions {
+  input: string;
+  outputDir: string;
+  /** 2-6 s: shorter bloats playlists and requests, longer slows startup and rung switches. */
+  segmentSeconds?: number;
+  /** x264 preset; "veryfast" is the speed/size balance for a 2-core worker. */
+  preset?: string;
+  onProgress?: (percent: number) => void;
+}
+
+export interface Rendition {
+  name: string;
+  width: number;
+  height: number;
+  /** Peak bits per second, as declared in the master playlist. */
+  bandwidth: number;
+  averageBandwidth: number;
+  codecs: string;
+  /** Relative to outputDir, e.g. "360p/index.m3u8". */
+  playlist: string;
+}
+
+export interface TranscodeResult {
+  durationSeconds: number;
+  /** The source's display size. */
+  width: number;
+  height: number;
+  renditions: Rendition[];
+  master: typeof MASTER_PLAYLIST;
+  poster: typeof POSTER_FILE;
+}
+
+/** Probes the source and decides everything the ffmpeg run needs; rejects bad media up front. */
+export async function planHlsJob(options: Omit<TranscodeOptions, 'onProgress'>): Promise<HlsJob> {
+  const { input, outputDir, segmentSeconds = 4, preset = 'veryfast' } = options;
+  if (!(segmentSeconds >= 2 && segmentSeconds <= 6)) throw new RangeError(`segmentSeconds must be 2-6, got ${segmentSeconds}`);
+  const media = await probeMedia(input);
+  const frameRate = outputFrameRate(media.frameRate);
+  const rungs = planLadder(media.width, media.height, frameRate);
+  return { input, media, rungs, frameRate, outputDir, segmentSeconds, preset };
+}
+
+// The ladder is built in a hidden sibling and renamed onto outputDir only when complete, so a
+// rerun replaces the old ladder whole and a crash never leaves a half ladder where players look.
+// One attempt per outputDir at a time is the job runner's promise; leftovers of a crashed attempt
+// are cleared by the next one.
+export async function transcodeToHls(options: TranscodeOptions): Promise<TranscodeResult> {
+  const outputDir = options.outputDir.replace(/\/+$/, '');
+  const planned = await planHlsJob({ ...options, outputDir });
+  await removeLeftovers(outputDir);
+  const workDir = siblingPath(outputDir, 'tmp');
+  const job: HlsJob = { ...planned, outputDir: workDir };
+  try {
+    await Promise.all(job.rungs.map((r) => mkdir(join(workDir, r.name), { recursive: true })));
+    await encodeLadder(job, options.onProgress);
+    const renditions = await writeMasterPlaylist(job);
+    await replaceDir(workDir, outputDir);
+    options.onProgress?.(100);
+    const { durationSeconds, width, height } = job.media;
+    return { durationSeconds, width, height, renditions, master: MASTER_PLAYLIST, poster: POSTER_FILE };
+  } catch (error) {
+    await rm(workDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function encodeLadder(job: HlsJob, onProgress?: (percent: number) => void): Promise<void> {
+  let reported = -1;
+  const onTime = (seconds: number) => {
+    // 100 is kept for the moment the ladder is in place, not when ffmpeg merely stops.
+    const percent = Math.min(99, Math.floor((seconds / job.media.durationSeconds) * 100));
+    if (percent > reported) onProgress?.((reported = percent));
+  };
+  await runFfmpeg(buildHlsInvocation(job), onProgress && onTime).catch((error: unknown) => {
+    // Probing reads only the headers; a file whose frames are garbage fails here instead.
+    if (error instanceof FfmpegError && /Invalid data found|could not find codec parameters/i.test(error.stderr)) {
+      throw new InvalidMediaError('not a video file: its picture could not be decoded', job.input);
+    }
+    throw error;
+  });
+}
+
+async function writeMasterPlaylist(job: HlsJob): Promise<Rendition[]> {
+  const renditions: Rendition[] = [];
+  const entries: VariantEntry[] = [];
+  for (const rung of job.rungs) {
+    const playlist = `${rung.name}/${VARIANT_PLAYLIST}`;
+    const { targetDuration, segments } = await readSegments(join(job.outputDir, playlist));
+    if (segments.length === 0) throw new InvalidMediaError('not a video file: no picture could be decoded', job.input);
+    const bandwidth = peakBitRate(segments, targetDuration);
+    const averageBandwidth = averageBitRate(segments);
+    renditions.push({ name: rung.name, width: rung.width, height: rung.height, bandwidth, averageBandwidth, codecs: rung.codecs, playlist });
+    entries.push({
+      uri: playlist, width: rung.width, height: rung.height, frameRate: job.frameRate, codecs: rung.codecs,
+      peakBitsPerSecond: bandwidth, averageBitsPerSecond: averageBandwidth,
+    });
+  }
+  // Start on a rung a phone on mobile data sustains (highest up to 480p); ABR climbs from there.
+  const start = Math.max(0, job.rungs.filter((r) => r.shortSide <= 480).length - 1);
+  const ordered = [entries[start]!, ...entries.filter((_, i) => i !== start)];
+  await writeFile(join(job.outputDir, MASTER_PLAYLIST), renderMasterPlaylist(ordered));
+  return renditions;
+}
+
+async function replaceDir(fresh: string, target: string): Promise<void> {
+  // rename() cannot replace a non-empty directory: move the old ladder aside first, then drop it.
+  const old = siblingPath(target, 'old');
+  const hadOld = await rename(target, old).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+  await rename(fresh, target);
+  if (hadOld) await rm(old, { recursive: true, force: true });
+}
+
+function siblingPath(target: string, kind: 'tmp' | 'old'): string {
+  return join(dirname(target), `.${basename(target)}.${kind}-${randomUUID()}`);
+}
+
+async function removeLeftovers(target: string): Promise<void> {
+  const parent = dirname(target);
+  await mkdir(parent, { recursive: true });
+  const prefix = `.${basename(target)}.`;
+  const names = await readdir(parent);
+  await Promise.all(
+    names
+      .filter((n) => n.startsWith(`${prefix}tmp-`) || n.startsWith(`${prefix}old-`))
+      .map((n) => rm(join(parent, n), { recursive: true, force: true })),
+  );
+}
