@@ -19,26 +19,34 @@ export const realRedisUrl = process.env.TEST_REDIS_URL;
 
 export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-/** A fresh, empty database: a new database on the real server, or an in-memory PGlite. */
-export async function openTestDatabase(): Promise<Database & { url: string | null }> {
-  if (!realDatabaseUrl) return Object.assign(await openPglite(null), { url: null });
+/** A new, empty database on the real server, and how to drop it. */
+export async function createScratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: realDatabaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(realDatabaseUrl);
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: realDatabaseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(realDatabaseUrl!);
   url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), 5);
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** A fresh, empty database: a new database on the real server, or an in-memory PGlite. */
+export async function openTestDatabase(): Promise<Database> {
+  if (!realDatabaseUrl) return openPglite(null);
+  const scratch = await createScratchDatabase();
+  const database = await openPostgres(scratch.url, 5);
   const closePool = database.close;
   return Object.assign(database, {
-    url: url.toString(),
     async close() {
       await closePool();
-      const dropper = new pg.Client({ connectionString: realDatabaseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await scratch.drop();
     },
   });
 }
