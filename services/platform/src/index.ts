@@ -11,3 +11,5 @@ export * from './bus/index.ts';
 export * from './queue/index.ts';
 export * from './storage/index.ts';
 export * from './mail/mailer.ts';
+export * from './validation.ts';
+export type {} from './http.ts';

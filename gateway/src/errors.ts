@@ -1,0 +1,40 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, failure, type Logger } from '@cliffhanger/platform';
+
+/** Unknown /api paths: an HTTP 404 in the envelope, never the storefront's HTML. */
+export function apiNotFound(req: Request, res: Response) {
+  res.status(404).json(failure(404, `No such call: ${req.method} ${req.path}`));
+}
+
+// body-parser's errors carry the HTTP status the client earned.
+const httpErrors: Record<string, { status: number; message: string }> = {
+  'entity.parse.failed': { status: 400, message: 'The request body is not valid JSON' },
+  'entity.too.large': { status: 413, message: 'The request body is too large' },
+  'encoding.unsupported': { status: 415, message: 'Unsupported content encoding' },
+  'charset.unsupported': { status: 415, message: 'Unsupported charset' },
+};
+
+/**
+ * The one place errors become envelopes. Domain errors are handled outcomes (HTTP 200 with their
+ * code); anything else is a crash: logged with the request id, answered without internals.
+ */
+export function errorEnvelope(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof AppError) {
+      res.status(200).json(failure(error.code, error.message, error.data));
+      return;
+    }
+    const known = httpErrors[(error as { type?: string })?.type ?? ''];
+    if (known) {
+      res.status(known.status).json(failure(known.status, known.message));
+      return;
+    }
+    const requestId = req.context?.requestId ?? res.getHeader('x-request-id');
+    logger.error({ err: error, requestId, method: req.method, path: req.path }, 'request crashed');
+    res.status(500).json(failure(500, `Something went wrong on our side (request ${requestId})`));
+  };
+}

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import { failure, ok, type Platform } from '@cliffhanger/platform';
+
+/** /healthz (the process answers), /readyz (database reachable), /metrics (Prometheus). */
+export function operationsRoutes(platform: Pick<Platform, 'database' | 'metrics'>): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json(ok({ status: 'alive' }));
+  });
+  router.get('/readyz', async (_req, res) => {
+    try {
+      await platform.database.ping();
+      res.json(ok({ status: 'ready', database: platform.database.kind }));
+    } catch (error) {
+      res.status(503).json(failure(503, `not ready: ${(error as Error).message}`));
+    }
+  });
+  router.get('/metrics', async (_req, res) => {
+    res.type(platform.metrics.registry.contentType).send(await platform.metrics.registry.metrics());
+  });
+  return router;
+}

@@ -1,0 +1,133 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '@cliffhanger/platform';
+import { accounts, favorites, history, passwordResets, sessions } from './schema.ts';
+
+export type Account = typeof accounts.$inferSelect;
+export type HistoryRow = typeof history.$inferSelect;
+
+/** The only code that knows the user service's tables. */
+export const userRepository = {
+  async accountById(db: Executor, id: string): Promise<Account | null> {
+    const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+    return row ?? null;
+  },
+
+  async accountByEmail(db: Executor, email: string): Promise<Account | null> {
+    const [row] = await db.select().from(accounts).where(sql`lower(${accounts.email}) = lower(${email})`);
+    return row ?? null;
+  },
+
+  async insertAccount(db: Executor, account: typeof accounts.$inferInsert): Promise<Account> {
+    const [row] = await db.insert(accounts).values(account).returning();
+    return row!;
+  },
+
+  /** Turns a guest into a member in place, so everything kept under its id stays. */
+  async promoteGuest(db: Executor, id: string, email: string, passwordHash: string): Promise<Account | null> {
+    const [row] = await db
+      .update(accounts)
+      .set({ kind: 'member', email, passwordHash, registeredAt: new Date() })
+      .where(and(eq(accounts.id, id), eq(accounts.kind, 'guest')))
+      .returning();
+    return row ?? null;
+  },
+
+  async setPassword(db: Executor, id: string, passwordHash: string): Promise<void> {
+    await db.update(accounts).set({ passwordHash }).where(eq(accounts.id, id));
+  },
+
+  async insertSession(db: Executor, tokenHash: string, userId: string): Promise<void> {
+    await db.insert(sessions).values({ tokenHash, userId });
+  },
+
+  async sessionUser(db: Executor, tokenHash: string): Promise<string | null> {
+    const [row] = await db
+      .select({ userId: sessions.userId })
+      .from(sessions)
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+    return row?.userId ?? null;
+  },
+
+  async revokeSession(db: Executor, tokenHash: string): Promise<void> {
+    await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  },
+
+  async revokeAllSessions(db: Executor, userId: string): Promise<void> {
+    await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  },
+
+  async insertPasswordReset(db: Executor, tokenHash: string, userId: string, expiresAt: Date): Promise<void> {
+    await db.insert(passwordResets).values({ tokenHash, userId, expiresAt });
+  },
+
+  /** Marks a live reset token used and answers its user; null when unknown, used or expired. */
+  async consumePasswordReset(db: Executor, tokenHash: string): Promise<string | null> {
+    const [row] = await db
+      .update(passwordResets)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())))
+      .returning({ userId: passwordResets.userId });
+    return row?.userId ?? null;
+  },
+
+  async addFavorite(db: Executor, userId: string, videoId: string): Promise<boolean> {
+    const added = await db.insert(favorites).values({ userId, videoId }).onConflictDoNothing().returning();
+    return added.length > 0;
+  },
+
+  async removeFavorite(db: Executor, userId: string, videoId: string): Promise<boolean> {
+    const removed = await db.delete(favorites).where(and(eq(favorites.userId, userId), eq(favorites.videoId, videoId))).returning();
+    return removed.length > 0;
+  },
+
+  async isFavorite(db: Executor, userId: string, videoId: string): Promise<boolean> {
+    const [row] = await db.select({ videoId: favorites.videoId }).from(favorites).where(and(eq(favorites.userId, userId), eq(favorites.videoId, videoId)));
+    return Boolean(row);
+  },
+
+  async favoritesPage(db: Executor, userId: string, offset: number, limit: number) {
+    return db
+      .select({ videoId: favorites.videoId, createdAt: favorites.createdAt })
+      .from(favorites)
+      .where(eq(favorites.userId, userId))
+      .orderBy(desc(favorites.createdAt), favorites.videoId)
+      .offset(offset)
+      .limit(limit);
+  },
+
+  async upsertHistory(db: Executor, row: Omit<HistoryRow, 'updatedAt'>): Promise<void> {
+    await db
+      .insert(history)
+      .values({ ...row, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: [history.userId, history.videoId],
+        set: { episodeId: row.episodeId, episodeNumber: row.episodeNumber, positionSeconds: row.positionSeconds, updatedAt: new Date() },
+      });
+  },
+
+  async historyPage(db: Executor, userId: string, offset: number, limit: number): Promise<HistoryRow[]> {
+    return db.select().from(history).where(eq(history.userId, userId)).orderBy(desc(history.updatedAt), history.videoId).offset(offset).limit(limit);
+  },
+
+  async historyOf(db: Executor, userId: string, videoId: string): Promise<HistoryRow | null> {
+    const [row] = await db.select().from(history).where(and(eq(history.userId, userId), eq(history.videoId, videoId)));
+    return row ?? null;
+  },
+
+  /** Moves a guest's favorites and history onto the member who just logged in, keeping the newer history. */
+  async mergeGuestInto(db: Executor, guestId: string, memberId: string): Promise<void> {
+    await queryRows(db, sql`
+      insert into users.favorites (user_id, video_id, created_at)
+      select ${memberId}, video_id, created_at from users.favorites where user_id = ${guestId}
+      on conflict do nothing`);
+    await queryRows(db, sql`
+      insert into users.history (user_id, video_id, episode_id, episode_number, position_seconds, updated_at)
+      select ${memberId}, video_id, episode_id, episode_number, position_seconds, updated_at from users.history where user_id = ${guestId}
+      on conflict (user_id, video_id) do update set
+        episode_id = excluded.episode_id, episode_number = excluded.episode_number,
+        position_seconds = excluded.position_seconds, updated_at = excluded.updated_at
+      where users.history.updated_at < excluded.updated_at`);
+    await db.delete(favorites).where(eq(favorites.userId, guestId));
+    await db.delete(history).where(eq(history.userId, guestId));
+  },
+};

@@ -1,0 +1,94 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { ok, pagingSchema, parseInput, requiredText } from '@cliffhanger/platform';
+import type { Session, UserService } from './service.ts';
+
+const emailField = requiredText('Please enter your email', 254).pipe(z.email('Please enter a valid email'));
+const passwordField = z
+  .string({ message: 'Please enter your password' })
+  .min(1, 'Please enter your password')
+  .min(8, 'Password must be at least 8 characters')
+  .max(128, 'Password must be at most 128 characters');
+const repeatField = z.string({ message: 'Please repeat your password' }).min(1, 'Please repeat your password');
+
+const matching = <T extends { password: string; confirmPassword: string }>(value: T, context: z.RefinementCtx) => {
+  if (value.password !== value.confirmPassword)
+    context.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'The passwords do not match' });
+};
+
+const registerBody = z.object({ email: emailField, password: passwordField, confirmPassword: repeatField }).superRefine(matching);
+const loginBody = z.object({ email: emailField, password: z.string({ message: 'Please enter your password' }).min(1, 'Please enter your password').max(128) });
+const forgotBody = z.object({ email: emailField });
+const resetBody = z
+  .object({ token: requiredText('This reset link is invalid or has expired', 100), password: passwordField, confirmPassword: repeatField })
+  .superRefine(matching);
+const favoriteBody = z.object({ videoId: requiredText('Please choose a video', 100) });
+const historyBody = z.object({
+  episodeId: requiredText('Please choose an episode', 100),
+  positionSeconds: z.number({ message: 'positionSeconds must be a number of seconds' }).min(0).max(86_400).transform(Math.floor),
+});
+
+/** The header the storefront keeps the user token from, on every answer that issues one. */
+export const TOKEN_HEADER = 'x-user-token';
+
+function answerSession(res: Response, session: Session) {
+  res.setHeader(TOKEN_HEADER, session.token);
+  res.json(ok(session.user));
+}
+
+const tokenOf = (req: Request) => req.get(TOKEN_HEADER);
+
+/** Every account call of docs/api.md. `authLimiter` guards the calls that guess passwords or send mail. */
+export function userRoutes(users: UserService, authLimiter: (req: Request, res: Response, next: () => void) => void): Router {
+  const router = Router();
+
+  router.get('/api/user', async (req, res) => {
+    answerSession(res, await users.currentUser(req.context, tokenOf(req)));
+  });
+  router.post('/api/user/register', authLimiter, async (req, res) => {
+    const body = parseInput(registerBody, req.body);
+    answerSession(res, await users.register(req.context, body.email, body.password));
+  });
+  router.post('/api/user/login', authLimiter, async (req, res) => {
+    const body = parseInput(loginBody, req.body);
+    answerSession(res, await users.login(req.context, body.email, body.password));
+  });
+  router.post('/api/user/logout', async (req, res) => {
+    await users.logout(tokenOf(req));
+    res.json(ok(null));
+  });
+  router.post('/api/user/password/forgot', authLimiter, async (req, res) => {
+    await users.forgotPassword(parseInput(forgotBody, req.body).email);
+    res.json(ok(null));
+  });
+  router.post('/api/user/password/reset', authLimiter, async (req, res) => {
+    const body = parseInput(resetBody, req.body);
+    await users.resetPassword(body.token, body.password);
+    res.json(ok(null));
+  });
+
+  router.get('/api/user/favorite', async (req, res) => {
+    const { page, size } = parseInput(pagingSchema, req.query);
+    res.json(ok(await users.favorites(req.context, page, size)));
+  });
+  router.post('/api/user/favorite', async (req, res) => {
+    await users.setFavorite(req.context, parseInput(favoriteBody, req.body).videoId, true);
+    res.json(ok(null));
+  });
+  router.delete('/api/user/favorite', async (req, res) => {
+    await users.setFavorite(req.context, parseInput(favoriteBody, req.body).videoId, false);
+    res.json(ok(null));
+  });
+
+  router.get('/api/user/history', async (req, res) => {
+    const { page, size } = parseInput(pagingSchema, req.query);
+    res.json(ok(await users.history(req.context, page, size)));
+  });
+  router.post('/api/user/history', async (req, res) => {
+    const body = parseInput(historyBody, req.body);
+    await users.recordHistory(req.context, body.episodeId, body.positionSeconds);
+    res.json(ok(null));
+  });
+
+  return router;
+}
