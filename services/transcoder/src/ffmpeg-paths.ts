@@ -10,3 +10,12 @@ export function ffmpegPath(): string {
 export function ffprobePath(): string {
   return process.env.FFPROBE_PATH || ffprobeInstaller.path;
 }
+
+/**
+ * Environment for running ffprobe. The bundled static build links glibc's iconv, which loads the
+ * host's (mismatched) gconv modules to decode MPEG-TS service names and segfaults on every .ts
+ * file; with GCONV_PATH pointing nowhere iconv fails cleanly and ffprobe keeps the raw names.
+ */
+export function ffprobeEnv(): NodeJS.ProcessEnv {
+  return process.env.FFPROBE_PATH ? process.env : { ...process.env, GCONV_PATH: '/dev/null' };
+}

@@ -1,4 +1,4 @@
-export { ffmpegPath, ffprobePath } from './ffmpeg-paths.ts';
+export { ffmpegPath, ffprobeEnv, ffprobePath } from './ffmpeg-paths.ts';
 export { InvalidMediaError, probeMedia, type MediaInfo } from './probe.ts';
 export { LADDER, MAX_FRAME_RATE, outputFrameRate, planLadder, type H264Profile, type PlannedRung, type Rung } from './ladder.ts';
 export {

@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import ffmpeg, { type FfprobeData, type FfprobeStream } from 'fluent-ffmpeg';
-import { ffprobePath } from './ffmpeg-paths.ts';
+import { promisify } from 'node:util';
+import { ffprobeEnv, ffprobePath } from './ffmpeg-paths.ts';
+
+const execFileAsync = promisify(execFile);
 
 /** The upload itself is unusable; retrying the job cannot help, so the caller fails it for good. */
 export class InvalidMediaError extends Error {
@@ -56,21 +59,42 @@ export async function probeMedia(file: string): Promise<MediaInfo> {
   };
 }
 
-function runFfprobe(file: string): Promise<FfprobeData> {
-  return new Promise((resolve, reject) => {
-    ffmpeg(file)
-      .setFfprobePath(ffprobePath())
-      .ffprobe((err: Error | null, data: FfprobeData) => (err ? reject(err) : resolve(data)));
-  });
+interface ProbeStream {
+  index: number;
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  duration?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  disposition?: { attached_pic?: number };
+  tags?: { rotate?: string };
+  side_data_list?: { rotation?: number }[];
 }
 
-// Newer ffprobe reports rotation as display-matrix side data (flattened by fluent-ffmpeg into
-// `rotation`), older ones only as a "rotate" tag.
-function rotation(stream: FfprobeStream): number {
-  return Number(stream.rotation ?? stream.tags?.rotate ?? 0) || 0;
+interface ProbeData {
+  streams: ProbeStream[];
+  format: { format_name?: string; duration?: string };
 }
 
-function frameRate(stream: FfprobeStream): number {
+// ffprobe's own JSON rather than fluent-ffmpeg's ffprobe(): the JSON keeps side data (rotation)
+// structured, and the run needs its own environment (see ffprobeEnv).
+async function runFfprobe(file: string): Promise<ProbeData> {
+  const args = ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file];
+  const { stdout } = await execFileAsync(ffprobePath(), args, { env: ffprobeEnv(), maxBuffer: 16 << 20 });
+  const data = JSON.parse(stdout) as Partial<ProbeData>;
+  if (!data.format || !data.streams) throw new Error('ffprobe found no container');
+  return { streams: data.streams, format: data.format };
+}
+
+// Newer ffprobe reports rotation as display-matrix side data, older muxers as a "rotate" tag.
+function rotation(stream: ProbeStream): number {
+  const fromMatrix = stream.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation;
+  return Number(fromMatrix ?? stream.tags?.rotate ?? 0) || 0;
+}
+
+function frameRate(stream: ProbeStream): number {
   for (const rate of [stream.avg_frame_rate, stream.r_frame_rate]) {
     const [num, den] = (rate ?? '').split('/').map(Number);
     if (num && den) return num / den;
