@@ -1,0 +1,120 @@
+import type { Money } from '../lib/format';
+
+export type { Money };
+
+export interface Vip {
+  planId: string;
+  renewsAt: string;
+  cancelAtPeriodEnd: boolean;
+}
+
+export interface User {
+  id: string;
+  kind: 'guest' | 'member';
+  email: string | null;
+  coins: number;
+  vip: Vip | null;
+}
+
+export interface Tag {
+  id: string;
+  name: string;
+}
+
+export interface VideoCard {
+  id: string;
+  title: string;
+  cover: string;
+  tags: string[];
+  episodeCount: number;
+  playCount: number;
+}
+
+export interface HomeSection {
+  id: string;
+  title: string;
+  items: VideoCard[];
+}
+
+export interface Homepage {
+  carousel: { title: string; items: VideoCard[] };
+  sections: HomeSection[];
+}
+
+export interface EpisodeSummary {
+  id: string;
+  number: number;
+  title: string;
+  durationSeconds: number;
+  locked: boolean;
+  ready: boolean;
+}
+
+export interface Video extends VideoCard {
+  description: string;
+  freeEpisodes: number;
+  priceCoins: number;
+  favorited: boolean;
+  episodes: EpisodeSummary[];
+}
+
+export interface Episode {
+  id: string;
+  videoId: string;
+  number: number;
+  title: string;
+  durationSeconds: number;
+  nextEpisodeId: string | null;
+  playback: { url: string; expiresAt: string };
+}
+
+export interface FavoriteItem extends VideoCard {
+  favoritedAt: string;
+}
+
+export interface HistoryItem {
+  video: VideoCard;
+  episode: { id: string; number: number };
+  positionSeconds: number;
+  updatedAt: string;
+}
+
+export interface UnlockedItem {
+  video: VideoCard;
+  episodes: number[];
+}
+
+export interface Plan {
+  id: string;
+  kind: 'coins' | 'vip';
+  title: string;
+  price: Money;
+  coins?: number;
+  periodDays?: number;
+}
+
+export interface Order {
+  id: string;
+  planId: string;
+  price: Money;
+  status: 'created' | 'succeeded' | 'failed' | 'canceled';
+  createdAt: string;
+}
+
+export interface Subscription {
+  planId: string;
+  status: string;
+  renewsAt: string;
+  cancelAtPeriodEnd: boolean;
+}
+
+export interface PaymentResult {
+  orderId: string;
+  status: 'succeeded' | 'requires_action' | 'failed';
+  message?: string;
+}
+
+export interface ReportConfig {
+  config_key: 'facebook_pixel_id' | 'google_analytics' | 'tiktok_pixel' | 'bigo_pixel' | string;
+  config_value: string;
+}

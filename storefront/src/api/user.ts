@@ -1,0 +1,27 @@
+import { api, type Page } from './client';
+import type { FavoriteItem, HistoryItem, User } from './types';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface Registration extends Credentials {
+  confirmPassword: string;
+}
+
+export const userCalls = {
+  current: () => api.get<User>('/api/user'),
+  login: (credentials: Credentials) => api.post<User>('/api/user/login', { ...credentials }),
+  register: (registration: Registration) => api.post<User>('/api/user/register', { ...registration }),
+  logout: () => api.post<null>('/api/user/logout', {}),
+  forgotPassword: (email: string) => api.post<null>('/api/user/password/forgot', { email }),
+  resetPassword: (token: string, password: string, confirmPassword: string) =>
+    api.post<null>('/api/user/password/reset', { token, password, confirmPassword }),
+  favorites: (page: number, size: number) => api.get<Page<FavoriteItem>>('/api/user/favorite', { page, size }),
+  addFavorite: (videoId: string) => api.post<null>('/api/user/favorite', { videoId }),
+  removeFavorite: (videoId: string) => api.delete<null>('/api/user/favorite', { videoId }),
+  history: (page: number, size: number) => api.get<Page<HistoryItem>>('/api/user/history', { page, size }),
+  recordHistory: (episodeId: string, positionSeconds: number, keepalive = false) =>
+    api.post<null>('/api/user/history', { episodeId, positionSeconds }, { keepalive }),
+};

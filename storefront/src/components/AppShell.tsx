@@ -1,0 +1,67 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigate, useNavigation } from 'react-router-dom';
+import { onApiSignal, type LockedEpisode } from '../api/client';
+import type { Video } from '../api/types';
+import { useCurrentUser, useLogout } from '../features/account/queries';
+import { UnlockSheet } from '../features/video/UnlockSheet';
+import { videoKey } from '../features/video/queries';
+import { useT } from '../i18n/I18nProvider';
+import { showToast } from '../lib/toast';
+import { usePageViews } from '../lib/usePageViews';
+import { Footer } from './Footer';
+import { Header } from './Header';
+import { TabBar } from './TabBar';
+import { Toasts } from './Toasts';
+
+export function AppShell() {
+  const t = useT();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const queryClient = useQueryClient();
+  const user = useCurrentUser().data;
+  const logout = useLogout();
+  const [locked, setLocked] = useState<LockedEpisode | null>(null);
+  usePageViews();
+
+  useEffect(
+    () =>
+      onApiSignal((signal) => {
+        if (signal.kind === 'unlock-required') setLocked(signal.locked);
+        else if (!location.pathname.startsWith('/login')) {
+          navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`);
+        }
+      }),
+    [navigate, location.pathname, location.search],
+  );
+
+  const lockedVideo = locked?.videoId ? queryClient.getQueryData<Video>(videoKey(locked.videoId)) : undefined;
+  const lockedNumber = lockedVideo?.episodes.find((episode) => episode.id === locked?.episodeId)?.number;
+
+  const onLogout = () =>
+    logout.mutate(undefined, {
+      onSettled: () => {
+        showToast(t('auth.loggedOut'), 'info');
+        navigate('/');
+      },
+    });
+
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        {t('nav.skip')}
+      </a>
+      {navigation.state === 'loading' && <div className="route-progress" aria-hidden="true" />}
+      <Header />
+      <main id="main" className="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer onLogout={user?.kind === 'member' ? onLogout : undefined} />
+      <TabBar />
+      <Toasts />
+      {locked && <UnlockSheet locked={locked} episodeNumber={lockedNumber} onClose={() => setLocked(null)} />}
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { Link, NavLink } from 'react-router-dom';
+import { useCurrentUser } from '../features/account/queries';
+import { useTags } from '../features/home/queries';
+import { useT } from '../i18n/I18nProvider';
+import { CoinIcon, SearchIcon, UserIcon } from './Icons';
+import { LanguageChooser } from './LanguageChooser';
+import { Logo } from './Logo';
+
+export function Header() {
+  const t = useT();
+  const tags = useTags();
+  const user = useCurrentUser().data;
+  return (
+    <header className="header">
+      <div className="header__inner">
+        <Link to="/" className="header__logo" aria-label={`${t('app.name')} — ${t('nav.home')}`}>
+          <Logo />
+        </Link>
+        <nav className="header__nav" aria-label={t('nav.main')}>
+          <NavLink to="/" end className="header__link">
+            {t('nav.home')}
+          </NavLink>
+          <details className="categories">
+            <summary className="header__link">{t('nav.categories')}</summary>
+            <ul className="categories__menu">
+              {tags.data?.map((tag) => (
+                <li key={tag.id}>
+                  <Link
+                    to={`/browse/${encodeURIComponent(tag.id)}`}
+                    onClick={(event) => event.currentTarget.closest('details')?.removeAttribute('open')}
+                  >
+                    {tag.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </details>
+          <NavLink to="/favorites" className="header__link">
+            {t('nav.myList')}
+          </NavLink>
+        </nav>
+        <div className="header__actions">
+          <Link to="/search" className="header__search">
+            <SearchIcon size={18} />
+            <span className="header__search-text">{t('search.placeholder')}</span>
+            <span className="visually-hidden">{t('nav.search')}</span>
+          </Link>
+          <LanguageChooser />
+          <Link to="/shopping" className="header__coins" aria-label={`${t('account.coins')}: ${user?.coins ?? 0}`}>
+            <CoinIcon size={18} /> {user?.coins ?? 0}
+          </Link>
+          <Link to="/my" className="header__account">
+            <UserIcon size={18} />
+            <span className="header__account-text">{user?.kind === 'member' ? t('nav.account') : t('nav.signIn')}</span>
+          </Link>
+        </div>
+      </div>
+    </header>
+  );
+}

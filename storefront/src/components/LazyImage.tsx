@@ -1,0 +1,64 @@
+import { useEffect, useRef, useState } from 'react';
+import { LAZY_IMAGE, loadedImages, watchNearViewport, type ImageState } from '../lib/lazyImages';
+
+interface LazyImageProps {
+  src: string;
+  alt: string;
+  className?: string;
+  /** Load now: for the first screen, where waiting would only delay the picture. */
+  eager?: boolean;
+}
+
+/** An image that loads near the viewport, retries 3 times, and never shifts layout (its box is sized by CSS). */
+export function LazyImage({ src, alt, className, eager = false }: LazyImageProps) {
+  const holder = useRef<HTMLSpanElement>(null);
+  const [near, setNear] = useState(eager || loadedImages.has(src));
+  const [state, setState] = useState<ImageState>(loadedImages.has(src) ? 'loaded' : 'loading');
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    setAttempt(0);
+    setState(loadedImages.has(src) ? 'loaded' : 'loading');
+  }, [src]);
+
+  useEffect(() => {
+    if (near || !holder.current) return;
+    return watchNearViewport(holder.current, () => setNear(true));
+  }, [near]);
+
+  const onError = () => {
+    if (attempt < LAZY_IMAGE.retries) {
+      window.setTimeout(() => setAttempt((count) => count + 1), 400 * (attempt + 1));
+    } else {
+      setState('error');
+    }
+  };
+
+  const onLoad = () => {
+    loadedImages.add(src);
+    setState('loaded');
+  };
+
+  return (
+    <span ref={holder} className={`lazy-image ${className ?? ''}`} data-state={state}>
+      {near && state !== 'error' && (
+        <img
+          key={attempt}
+          src={src}
+          alt={alt}
+          decoding="async"
+          draggable={false}
+          onLoad={onLoad}
+          onError={onError}
+        />
+      )}
+      {state === 'error' && (
+        <span className="lazy-image__fallback" role="img" aria-label={alt}>
+          <svg viewBox="0 0 24 24" aria-hidden="true" width="28" height="28">
+            <path fill="currentColor" d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Zm1 2v8.6l3.3-3.3 3 3 4.2-4.8L19 14V7H5Z" />
+          </svg>
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,48 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useT } from '../i18n/I18nProvider';
+import { CloseIcon } from './Icons';
+
+interface SheetProps {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** A modal bottom sheet on phones (a centered dialog on desktops), built on <dialog> for focus and Escape. */
+export function Sheet({ title, onClose, children }: SheetProps) {
+  const t = useT();
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) {
+      if (typeof element.showModal === 'function') element.showModal();
+      else element.setAttribute('open', '');
+    }
+  }, []);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="sheet"
+      aria-label={title}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        if (event.target === dialog.current) onClose();
+      }}
+    >
+      <div className="sheet__body">
+        <div className="sheet__head">
+          <h2>{title}</h2>
+          <button type="button" className="icon-button" onClick={onClose} aria-label={t('common.close')}>
+            <CloseIcon />
+          </button>
+        </div>
+        {children}
+      </div>
+    </dialog>
+  );
+}

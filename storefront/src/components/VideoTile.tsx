@@ -1,0 +1,30 @@
+import { Link } from 'react-router-dom';
+import type { VideoCard } from '../api/types';
+import { useT } from '../i18n/I18nProvider';
+import { formatCount } from '../lib/format';
+import { PlayIcon } from './Icons';
+import { LazyImage } from './LazyImage';
+
+interface VideoTileProps {
+  video: VideoCard;
+  eager?: boolean;
+  /** A line under the title in place of the episode count, e.g. "Continue episode 3". */
+  caption?: string;
+}
+
+/** A vertical 9:16 poster with title and episode count, linking to the video page. */
+export function VideoTile({ video, eager, caption }: VideoTileProps) {
+  const t = useT();
+  return (
+    <Link to={`/videos/${encodeURIComponent(video.id)}`} className="tile">
+      <span className="tile__poster">
+        <LazyImage src={video.cover} alt="" eager={eager} />
+        <span className="tile__badge">
+          <PlayIcon size={11} /> {formatCount(video.playCount)}
+        </span>
+      </span>
+      <span className="tile__title">{video.title}</span>
+      <span className="tile__meta">{caption ?? t('card.episodes', { count: video.episodeCount })}</span>
+    </Link>
+  );
+}

@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { VideoCard } from '../../api/types';
+import { ChevronLeftIcon, ChevronRightIcon, PlayIcon } from '../../components/Icons';
+import { LazyImage } from '../../components/LazyImage';
+import { useT } from '../../i18n/I18nProvider';
+
+const ADVANCE_MS = 6000;
+
+interface CarouselProps {
+  title: string;
+  items: VideoCard[];
+}
+
+/** The featured carousel: swipeable slides that advance on their own until the user takes over. */
+export function Carousel({ title, items }: CarouselProps) {
+  const t = useT();
+  const track = useRef<HTMLDivElement>(null);
+  const [current, setCurrent] = useState(0);
+  const [paused, setPaused] = useState(false);
+
+  const goTo = (index: number) => {
+    const element = track.current;
+    if (!element || items.length === 0) return;
+    const next = (index + items.length) % items.length;
+    element.scrollTo({ left: next * element.clientWidth, behavior: 'smooth' });
+  };
+
+  useEffect(() => {
+    if (paused || items.length < 2) return;
+    const timer = window.setInterval(() => goTo(current + 1), ADVANCE_MS);
+    return () => window.clearInterval(timer);
+  });
+
+  const onScroll = () => {
+    const element = track.current;
+    if (element && element.clientWidth) setCurrent(Math.round(element.scrollLeft / element.clientWidth));
+  };
+
+  if (items.length === 0) return null;
+  return (
+    <section
+      className="carousel"
+      aria-roledescription="carousel"
+      aria-label={title}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onTouchStart={() => setPaused(true)}
+    >
+      <h2 className="section-title carousel__title">{title}</h2>
+      <div className="carousel__track" ref={track} onScroll={onScroll}>
+        {items.map((video, index) => (
+          <div
+            key={video.id}
+            className="carousel__slide"
+            role="group"
+            aria-roledescription="slide"
+            aria-label={t('home.slide', { n: index + 1, total: items.length })}
+          >
+            <div className="carousel__backdrop" style={{ backgroundImage: `url("${video.cover}")` }} aria-hidden="true" />
+            <Link to={`/videos/${encodeURIComponent(video.id)}`} className="carousel__poster" tabIndex={-1} aria-hidden="true">
+              <LazyImage src={video.cover} alt="" eager={index < 2} />
+            </Link>
+            <div className="carousel__info">
+              <ul className="chips chips--small" aria-label={t('nav.categories')}>
+                {video.tags.slice(0, 3).map((tag) => (
+                  <li key={tag} className="chip">
+                    {tag}
+                  </li>
+                ))}
+              </ul>
+              <h3 className="carousel__name">{video.title}</h3>
+              <p className="carousel__meta">
+                {t('card.episodes', { count: video.episodeCount })} · {t('card.plays', { count: video.playCount.toLocaleString('en-US') })}
+              </p>
+              <Link to={`/videos/${encodeURIComponent(video.id)}`} className="button button--primary">
+                <PlayIcon size={18} /> {t('home.watchNow')}
+              </Link>
+            </div>
+          </div>
+        ))}
+      </div>
+      <button type="button" className="carousel__arrow carousel__arrow--prev" onClick={() => goTo(current - 1)} aria-label={t('common.back')}>
+        <ChevronLeftIcon />
+      </button>
+      <button type="button" className="carousel__arrow carousel__arrow--next" onClick={() => goTo(current + 1)} aria-label={t('home.more')}>
+        <ChevronRightIcon />
+      </button>
+      <div className="carousel__dots">
+        {items.map((video, index) => (
+          <button
+            key={video.id}
+            type="button"
+            className="carousel__dot"
+            aria-current={index === current}
+            aria-label={t('home.slide', { n: index + 1, total: items.length })}
+            onClick={() => goTo(index)}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { useSearchParams } from 'react-router-dom';
+import { InfiniteList } from '../../components/InfiniteList';
+import { VideoTile } from '../../components/VideoTile';
+import { useT } from '../../i18n/I18nProvider';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { Carousel } from './Carousel';
+import { ChipBar } from './ChipBar';
+import { useCatalogList, useHomepage, useTags } from './queries';
+import { SectionRow } from './SectionRow';
+import { HomeSkeleton } from './HomeSkeleton';
+import './home.css';
+
+const ALL = 'all';
+
+export function HomePage() {
+  const t = useT();
+  useDocumentTitle(undefined);
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'browse' ? 'browse' : 'recommend';
+  const homepage = useHomepage();
+  const tags = useTags();
+  const section = params.get('section') ?? ALL;
+  const tag = params.get('tag') ?? tags.data?.[0]?.id ?? '';
+
+  const select = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) next.set(key, value);
+    setParams(next, { replace: true, preventScrollReset: true });
+  };
+
+  const sectionList = useCatalogList({ sectionId: section }, tab === 'recommend' && section !== ALL);
+  const tagList = useCatalogList({ tagId: tag }, tab === 'browse' && Boolean(tag));
+
+  if (homepage.isPending) return <HomeSkeleton />;
+  const sections = homepage.data?.sections ?? [];
+
+  return (
+    <div className="home">
+      {homepage.data && <Carousel title={homepage.data.carousel.title || t('home.featured')} items={homepage.data.carousel.items} />}
+      <div className="tabs" role="tablist" aria-label={t('app.name')}>
+        {(['recommend', 'browse'] as const).map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            className="tabs__tab"
+            onClick={() => select({ tab: name })}
+          >
+            {t(name === 'recommend' ? 'home.recommend' : 'home.browse')}
+          </button>
+        ))}
+      </div>
+      {tab === 'recommend' ? (
+        <div role="tabpanel" aria-label={t('home.recommend')}>
+          <ChipBar
+            label={t('nav.categories')}
+            chips={[{ id: ALL, label: t('home.all') }, ...sections.map((entry) => ({ id: entry.id, label: entry.title }))]}
+            selected={section}
+            onSelect={(id) => select({ section: id })}
+          />
+          {section === ALL ? (
+            sections.map((entry, index) => <SectionRow key={entry.id} section={entry} eager={index === 0} />)
+          ) : (
+            <InfiniteList query={sectionList} itemKey={(video) => video.id} renderItem={(video) => <VideoTile video={video} />} />
+          )}
+        </div>
+      ) : (
+        <div role="tabpanel" aria-label={t('home.browse')}>
+          <ChipBar
+            label={t('nav.categories')}
+            chips={(tags.data ?? []).map((entry) => ({ id: entry.id, label: entry.name }))}
+            selected={tag}
+            onSelect={(id) => select({ tag: id })}
+          />
+          {tag && <InfiniteList query={tagList} itemKey={(video) => video.id} renderItem={(video) => <VideoTile video={video} />} />}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { Link } from 'react-router-dom';
+import type { HomeSection } from '../../api/types';
+import { ChevronRightIcon } from '../../components/Icons';
+import { VideoTile } from '../../components/VideoTile';
+import { useT } from '../../i18n/I18nProvider';
+
+/** One category section of the home page: a swipeable row of posters and a link to all of them. */
+export function SectionRow({ section, eager }: { section: HomeSection; eager?: boolean }) {
+  const t = useT();
+  const headingId = `section-${section.id}`;
+  return (
+    <section className="row" aria-labelledby={headingId}>
+      <div className="row__head">
+        <h2 id={headingId} className="section-title">
+          {section.title}
+        </h2>
+        <Link to={`/more/${encodeURIComponent(section.id)}`} className="row__more">
+          {t('home.more')} <ChevronRightIcon size={16} />
+        </Link>
+      </div>
+      <ul className="row__track">
+        {section.items.map((video) => (
+          <li key={video.id}>
+            <VideoTile video={video} eager={eager} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { catalogCalls } from '../../api/catalog';
+import { useCatalogList } from '../home/queries';
+
+export const PREVIEW_SIZE = 12;
+
+/** The first results of a keyword while the user types; the previous results stay until new ones arrive. */
+export function useSearchPreview(keyword: string) {
+  return useQuery({
+    queryKey: ['search', 'preview', keyword],
+    queryFn: () => catalogCalls.query({ keyword }, 1, PREVIEW_SIZE),
+    enabled: keyword.length > 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSearchResults(keyword: string) {
+  return useCatalogList({ keyword }, keyword.length > 0);
+}
+
+export function usePopularSeries() {
+  return useQuery({
+    queryKey: ['homepage'],
+    queryFn: catalogCalls.homepage,
+    staleTime: 60_000,
+    select: (homepage) => homepage.carousel.items.slice(0, 6),
+  });
+}

@@ -1,0 +1,59 @@
+import { readStored, STORAGE_KEYS, writeStored } from './storage';
+
+export interface ClickIds {
+  fbclid?: string;
+  ttclid?: string;
+}
+
+export interface Attribution extends ClickIds {
+  referrerToken?: string;
+  userToken?: string;
+}
+
+// fbclid and ttclid share one click-id key (spec section 2), kept as one JSON object.
+export function readClickIds(): ClickIds {
+  const raw = readStored(STORAGE_KEYS.clickIds);
+  if (!raw) return {};
+  try {
+    const parsed = JSON.parse(raw) as ClickIds;
+    return {
+      ...(typeof parsed.fbclid === 'string' && parsed.fbclid ? { fbclid: parsed.fbclid } : {}),
+      ...(typeof parsed.ttclid === 'string' && parsed.ttclid ? { ttclid: parsed.ttclid } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+export function readAttribution(): Attribution {
+  const referrerToken = readStored(STORAGE_KEYS.referrerToken) ?? undefined;
+  const userToken = readStored(STORAGE_KEYS.userToken) ?? undefined;
+  return {
+    ...(referrerToken ? { referrerToken } : {}),
+    ...(userToken ? { userToken } : {}),
+    ...readClickIds(),
+  };
+}
+
+/** Keeps token (as the referrer token), fbclid and ttclid of a URL's query; runs before every navigation. */
+export function keepAttribution(search: URLSearchParams | string): void {
+  const query = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const token = query.get('token');
+  if (token) writeStored(STORAGE_KEYS.referrerToken, token);
+  const fbclid = query.get('fbclid');
+  const ttclid = query.get('ttclid');
+  if (fbclid || ttclid) {
+    const next: ClickIds = { ...readClickIds() };
+    if (fbclid) next.fbclid = fbclid;
+    if (ttclid) next.ttclid = ttclid;
+    writeStored(STORAGE_KEYS.clickIds, JSON.stringify(next));
+  }
+}
+
+export function keepUserToken(token: string | null): void {
+  writeStored(STORAGE_KEYS.userToken, token);
+}
+
+export function keepUserId(id: string | null): void {
+  writeStored(STORAGE_KEYS.userId, id);
+}

@@ -1,0 +1,29 @@
+// Local storage names of the values every API call carries (spec sections 2, 3 and 7).
+export const STORAGE_KEYS = {
+  referrerToken: 'cliffhanger.referrerToken',
+  userToken: 'cliffhanger.userToken',
+  userId: 'cliffhanger.userId',
+  clickIds: 'cliffhanger.clickIds',
+  language: 'cliffhanger.language',
+  searchHistory: 'cliffhanger.searchHistory',
+} as const;
+
+type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+
+// Storage may be unavailable (private modes, blocked cookies); the site must keep working without it.
+export function readStored(key: StorageKey): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeStored(key: StorageKey, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Nothing to do: without storage the values live only for this page view.
+  }
+}
