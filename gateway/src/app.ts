@@ -46,7 +46,8 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use(measure(platform.metrics));
   app.use(operationsRoutes(platform));
 
-  app.use('/api', express.json({ limit: '64kb' }));
+  // Any JSON value parses; a body of the wrong shape is a 422 from the route's schema, not a 400.
+  app.use('/api', express.json({ limit: '64kb', strict: false }));
   app.use('/api', requestContext(options.authenticate));
   const authLimiter = rateLimit({
     windowMs: 60_000,

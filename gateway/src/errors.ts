@@ -3,7 +3,7 @@ import { AppError, failure, type Logger } from '@cliffhanger/platform';
 
 /** Unknown /api paths: an HTTP 404 in the envelope, never the storefront's HTML. */
 export function apiNotFound(req: Request, res: Response) {
-  res.status(404).json(failure(404, `No such call: ${req.method} ${req.path}`));
+  res.status(404).json(failure(404, `No such call: ${req.method} ${req.originalUrl.split("?")[0]}`));
 }
 
 // body-parser's errors carry the HTTP status the client earned.

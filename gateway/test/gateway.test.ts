@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatform, stopPlatform } from '@cliffhanger/platform';
+import { openTestPlatform, tempDir } from '@cliffhanger/platform/testing';
+import { composeEmbedded } from '../src/compose.ts';
+import { fixtureCatalog, startTestGateway, type TestGateway } from './harness.ts';
+
+describe('the API envelope over HTTP', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({}, {
+      ...fixtureCatalog,
+      async episodeRef(id) {
+        if (id === 'explode') throw new Error('database on fire: secret internals');
+        return fixtureCatalog.episodeRef(id);
+      },
+    });
+  });
+  afterAll(() => gateway.close());
+
+  it('answers malformed JSON with HTTP 400 in the envelope', async () => {
+    const answer = await gateway.call('POST', '/api/user/login', { rawBody: '{"email": ' });
+    expect(answer).toMatchObject({ status: 400, code: 400, message: 'The request body is not valid JSON' });
+  });
+
+  it('answers a body over 64 KB with HTTP 413 in the envelope', async () => {
+    const answer = await gateway.call('POST', '/api/user/login', { body: { email: 'a@example.com', password: 'x'.repeat(70_000) } });
+    expect(answer).toMatchObject({ status: 413, code: 413 });
+  });
+
+  it('answers an unknown /api path with HTTP 404 in the envelope', async () => {
+    const answer = await gateway.call('GET', '/api/no/such/call');
+    expect(answer).toMatchObject({ status: 404, code: 404, message: 'No such call: GET /api/no/such/call' });
+  });
+
+  it('answers a crash with HTTP 500, the request id and no internals', async () => {
+    const token = await gateway.guest();
+    const answer = await gateway.call('POST', '/api/user/history', { token, body: { episodeId: 'explode', positionSeconds: 1 } });
+    expect(answer.status).toBe(500);
+    expect(answer.code).toBe(500);
+    const requestId = answer.headers.get('x-request-id');
+    expect(answer.message).toBe(`Something went wrong on our side (request ${requestId})`);
+    expect(JSON.stringify(answer)).not.toContain('fire');
+  });
+
+  it('sends security headers and hides the framework', async () => {
+    const response = await fetch(`${gateway.url}/api/user`);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('answers /healthz, /readyz and Prometheus /metrics', async () => {
+    expect(await (await fetch(`${gateway.url}/healthz`)).json()).toMatchObject({ code: 200, data: { status: 'alive' } });
+    expect(await (await fetch(`${gateway.url}/readyz`)).json()).toMatchObject({ code: 200, data: { status: 'ready' } });
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(/http_requests_total\{[^}]*route="\/api\/user"/);
+    expect(metrics).toContain('process_cpu_seconds_total');
+  });
+});
+
+describe('rate limits', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ RATE_LIMIT_AUTH_PER_MINUTE: '3' });
+  });
+  afterAll(() => gateway.close());
+
+  it('answers HTTP 429 in the envelope after too many login attempts', async () => {
+    const attempts = [];
+    for (let i = 0; i < 5; i++) attempts.push(await gateway.call('POST', '/api/user/login', { body: { email: 'a@example.com', password: 'wrong one' } }));
+    expect(attempts.slice(0, 3).map((answer) => answer.code)).toEqual([500, 500, 500]);
+    expect(attempts[4]).toMatchObject({ status: 429, code: 429 });
+    expect((await gateway.call('GET', '/api/user')).code).toBe(200);
+  });
+});
+
+describe('serving the storefront', () => {
+  const dist = tempDir('storefront-dist-');
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="app"></div>');
+  fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  let url = '';
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const platform = await openTestPlatform();
+    const { app } = await composeEmbedded(platform, { catalog: fixtureCatalog, storefrontDir: dist });
+    await startPlatform(platform);
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = async () => {
+      server.close();
+      await stopPlatform(platform);
+    };
+  });
+  afterAll(() => close());
+
+  it('serves index.html for deep links, uncached', async () => {
+    for (const route of ['/', '/videos/abc', '/search', '/no/such/page']) {
+      const response = await fetch(url + route, { headers: { accept: 'text/html' } });
+      expect(response.status, route).toBe(200);
+      expect(await response.text()).toContain('id="app"');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('caches hashed assets for a year', async () => {
+    const response = await fetch(`${url}/assets/index-abc123.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('never answers an /api path with the app shell', async () => {
+    const response = await fetch(`${url}/api/unknown`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 404 });
+  });
+});
