@@ -34,6 +34,7 @@ export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious
   const [duration, setDuration] = useState(0);
   const [controlsShown, setControlsShown] = useState(true);
   const [attempt, setAttempt] = useState(0);
+  const [fullscreen, setFullscreen] = useState(false);
   const hideTimer = useRef<number>(0);
 
   useEffect(() => {
@@ -74,6 +75,12 @@ export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious
     hideTimer.current = window.setTimeout(() => setControlsShown(false), HIDE_CONTROLS_MS);
   };
   useEffect(() => () => window.clearTimeout(hideTimer.current), []);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === stage.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
 
   const togglePlay = () => {
     const element = video.current;
@@ -179,7 +186,9 @@ export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious
           muted={muted}
           time={time}
           duration={duration}
+          fullscreen={fullscreen}
           hasNext={hasNext}
+          hasPrevious={hasPrevious}
           onTogglePlay={togglePlay}
           onSeek={(seconds) => {
             if (video.current) video.current.currentTime = seconds;
@@ -188,6 +197,7 @@ export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious
           onToggleMute={toggleMute}
           onToggleFullscreen={toggleFullscreen}
           onNext={onNext}
+          onPrevious={onPrevious}
         />
       )}
     </div>

@@ -7,17 +7,20 @@ interface PlayerControlsProps {
   muted: boolean;
   time: number;
   duration: number;
+  fullscreen: boolean;
   hasNext: boolean;
+  hasPrevious: boolean;
   onTogglePlay: () => void;
   onSeek: (seconds: number) => void;
   onToggleMute: () => void;
   onToggleFullscreen: () => void;
   onNext: () => void;
+  onPrevious: () => void;
 }
 
 export function PlayerControls(props: PlayerControlsProps) {
   const t = useT();
-  const { playing, muted, time, duration, hasNext } = props;
+  const { playing, muted, time, duration, fullscreen, hasNext, hasPrevious } = props;
   return (
     <>
       <button
@@ -52,12 +55,17 @@ export function PlayerControls(props: PlayerControlsProps) {
             {formatClock(time)} / {formatClock(duration)}
           </span>
           <span className="player__spacer" />
+          {hasPrevious && (
+            <button type="button" className="icon-button" onClick={props.onPrevious} aria-label={t('player.previous')}>
+              <NextIcon className="icon--flipped" />
+            </button>
+          )}
           {hasNext && (
             <button type="button" className="icon-button" onClick={props.onNext} aria-label={t('player.next')}>
               <NextIcon />
             </button>
           )}
-          <button type="button" className="icon-button" onClick={props.onToggleFullscreen} aria-label={t('player.fullscreen')}>
+          <button type="button" className="icon-button" onClick={props.onToggleFullscreen} aria-label={fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}>
             <ExpandIcon />
           </button>
         </div>

@@ -1,0 +1,253 @@
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForDemoCatalog, type DemoCatalog } from './catalog';
+import { launchChromium, startSite, type RunningSite } from './harness';
+
+let site: RunningSite;
+let browser: Browser;
+let catalog: DemoCatalog;
+let viewer: BrowserContext;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  site = await startSite();
+  catalog = await waitForDemoCatalog(site.baseUrl);
+  browser = await launchChromium();
+  viewer = await newContext();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+async function newContext(viewport = { width: 1280, height: 860 }): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: site.baseUrl, viewport, locale: 'en-US' });
+}
+
+async function newPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  return page;
+}
+
+const apiCalls = (page: Page) => {
+  const seen: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/') && !request.url().includes('/api/statics.png')) seen.push(request);
+  });
+  return seen;
+};
+
+describe('the storefront against the real site', () => {
+  it('keeps token, fbclid and ttclid of the landing URL and sends them on later calls', async () => {
+    const context = await newContext();
+    const page = await newPage(context);
+    const calls = apiCalls(page);
+    await page.goto('/?token=ref-e2e&fbclid=fb-e2e&ttclid=tt-e2e');
+    await page.locator('.row .tile').first().waitFor();
+    const userCall = calls.find((request) => new URL(request.url()).pathname === '/api/user');
+    expect(userCall?.headers()['x-referrer-token']).toBe('ref-e2e');
+
+    const before = calls.length;
+    await page.locator('.row .tile').first().click();
+    await page.waitForURL(/\/videos\//);
+    await page.locator('.watch__title').waitFor();
+    const later = calls.slice(before);
+    const videoCall = later.find((request) => new URL(request.url()).pathname === '/api/video')!;
+    const token = await page.evaluate(() => localStorage.getItem('cliffhanger.userToken'));
+    expect(token).toBeTruthy();
+    expect(videoCall.headers()).toMatchObject({
+      'x-referrer-token': 'ref-e2e',
+      'x-fbclid': 'fb-e2e',
+      'x-ttclid': 'tt-e2e',
+      'x-user-token': token,
+    });
+    const query = new URL(videoCall.url()).searchParams;
+    expect([query.get('fbclid'), query.get('ttclid')]).toEqual(['fb-e2e', 'tt-e2e']);
+    expect(await page.evaluate(() => localStorage.getItem('cliffhanger.userId'))).toBeTruthy();
+    await context.close();
+  });
+
+  it('shows the home page with its carousel and sections, switches categories, and browses', async () => {
+    const page = await newPage(viewer);
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Featured Videos' }).waitFor();
+    expect(await page.locator('.row').count()).toBeGreaterThan(0);
+
+    await page.getByRole('tab', { name: 'Browse' }).click();
+    await page.locator('[role="tabpanel"] .poster-grid .tile').first().waitFor();
+    await page.getByRole('tab', { name: 'Recommend' }).click();
+    await page.locator('.chip-bar .chip').nth(1).click();
+    await page.locator('[role="tabpanel"] .poster-grid .tile').first().waitFor();
+
+    await page.goto(`/browse/${encodeURIComponent(catalog.tagId)}`);
+    await page.locator('.poster-grid .tile').first().waitFor();
+    await page.getByText(/^(No more content|Load more)$/).waitFor();
+    await page.goto(`/more/${encodeURIComponent(catalog.sectionId)}`);
+    await page.locator('.poster-grid .tile').first().waitFor();
+    await page.close();
+  });
+
+  it('plays a free episode, records history and moves to the next episode from the keyboard', async () => {
+    const page = await newPage(viewer);
+    const historyPost = page.waitForRequest(
+      (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/user/history',
+      { timeout: 90_000 },
+    );
+    await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}`);
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 1, undefined, { timeout: 90_000 });
+    const posted = (await historyPost).postDataJSON() as { episodeId: string; positionSeconds: number };
+    expect(posted.episodeId).toBe(catalog.playable.episodes[0]!.id);
+
+    await page.getByRole('button', { name: 'My List' }).click();
+    await page.getByRole('button', { name: 'In My List' }).waitFor();
+
+    const second = catalog.playable.episodes[1];
+    if (second && !second.locked) {
+      await page.getByRole('region', { name: 'Video player' }).focus();
+      await page.keyboard.press('n');
+      await page.waitForURL((url) => url.searchParams.get('ep') === second.id);
+    }
+    await page.close();
+  });
+
+  it('lists the series in My List and in the watch history', async () => {
+    const page = await newPage(viewer);
+    await page.goto('/favorites');
+    await page.getByRole('heading', { name: 'My List' }).waitFor();
+    await page.locator('.poster-grid .tile__title', { hasText: catalog.playable.title }).waitFor();
+    await page.goto('/historys');
+    await page.locator('.history-row', { hasText: catalog.playable.title }).waitFor();
+    await page.close();
+  });
+
+  it('opens the unlock sheet for a locked episode', async () => {
+    const page = await newPage(viewer);
+    await page.goto(`/videos/${encodeURIComponent(catalog.withLock.id)}`);
+    await page.getByTestId(`episode-${catalog.withLock.locked.number}`).click();
+    const sheet = page.getByRole('dialog');
+    await sheet.getByRole('heading', { name: `Unlock episode ${catalog.withLock.locked.number}` }).waitFor();
+    await sheet.getByRole('link', { name: 'Subscribe to unlock all' }).waitFor();
+    await sheet.getByRole('button', { name: 'Close' }).click();
+    await sheet.waitFor({ state: 'detached' });
+    await page.getByText('Locked', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it('searches as you type, keeps the search history, clears it and cancels', async () => {
+    const page = await newPage(viewer);
+    const calls = apiCalls(page);
+    await page.goto('/');
+    await page.locator('.header__search').click();
+    const input = page.getByPlaceholder('What you like...');
+    await input.waitFor();
+    const keyword = catalog.playable.title.split(/\s+/).find((word) => word.length >= 4)?.slice(0, 4) ?? catalog.playable.title.slice(0, 3);
+    await input.pressSequentially(keyword, { delay: 40 });
+    await page.locator('.poster-grid .tile__title', { hasText: catalog.playable.title }).waitFor();
+    const searches = calls.filter((request) => new URL(request.url()).searchParams.has('keyword'));
+    expect(searches.length).toBeLessThanOrEqual(2);
+
+    await input.press('Enter');
+    await page.waitForURL(new RegExp(`/searchDetail/${encodeURIComponent(keyword)}$`));
+    await page.locator('.poster-grid .tile').first().waitFor();
+
+    await page.goto('/search');
+    const history = page.getByTestId('search-history');
+    await history.getByRole('button', { name: keyword }).waitFor();
+    await page.getByRole('button', { name: 'Clear search history' }).click();
+    await history.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByPlaceholder('What you like...').waitFor();
+    expect(await page.getByTestId('search-history').count()).toBe(0);
+
+    await page.goto('/');
+    await page.locator('.header__search').click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.close();
+  });
+
+  it('registers and logs in with the spec prompts', async () => {
+    const context = await newContext();
+    const page = await newPage(context);
+    const email = `e2e-${Date.now()}@example.com`;
+    const password = 'correct-horse-9';
+    await page.goto('/register');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    for (const prompt of ['Please enter your email', 'Please enter your password', 'Please repeat your password']) {
+      await page.getByText(prompt, { exact: true }).waitFor();
+    }
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Repeat password').fill(password);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(/\/my$/);
+    await page.locator('.profile__name', { hasText: email }).waitFor();
+
+    await page.getByRole('button', { name: 'Log out' }).first().click();
+    await page.getByText('You are logged out').waitFor();
+
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByText('Please enter your email', { exact: true }).waitFor();
+    await page.getByText('Please enter your password', { exact: true }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password-1');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.locator('.toast--error').waitFor();
+    expect(page.url()).toMatch(/\/login$/);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/my$/);
+    await page.locator('.profile__name', { hasText: email }).waitFor();
+
+    const again = await newPage(await newContext());
+    await again.goto('/register');
+    await again.getByLabel('Email').fill(email);
+    await again.getByLabel('Password', { exact: true }).fill(password);
+    await again.getByLabel('Repeat password').fill(password);
+    await again.getByRole('button', { name: 'Sign up' }).click();
+    await again.getByText('This email is already registered').waitFor();
+    await again.context().close();
+    await context.close();
+  });
+
+  it('switches between the five languages and remembers the choice', async () => {
+    const page = await newPage(viewer);
+    await page.goto('/');
+    const chooser = page.getByTestId('language-chooser');
+    expect(await chooser.locator('option').allTextContents()).toEqual(['English', 'Español', 'Français', 'Deutsch', 'Português']);
+    const homes: Array<[string, string, string]> = [
+      ['es', 'Inicio', 'es'],
+      ['fy', 'Accueil', 'fr'],
+      ['dy', 'Startseite', 'de'],
+      ['pt', 'Início', 'pt'],
+      ['en', 'Home', 'en'],
+    ];
+    for (const [code, home, htmlLang] of homes) {
+      await chooser.selectOption(code);
+      await page.locator('.header__nav .header__link', { hasText: home }).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(htmlLang);
+    }
+    await chooser.selectOption('dy');
+    await page.reload();
+    await page.locator('.header__nav .header__link', { hasText: 'Startseite' }).first().waitFor();
+    await page.getByTestId('language-chooser').selectOption('en');
+    await page.close();
+  });
+
+  it('shows the not-found page for any other path', async () => {
+    const page = await newPage(viewer);
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(200);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByRole('link', { name: 'Go to home' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.close();
+  });
+
+  it('raised no uncaught page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
