@@ -27,7 +27,7 @@ export function MyPage() {
       <h1 className="visually-hidden">{t('account.title')}</h1>
       <section className="profile">
         <span className="profile__avatar" aria-hidden="true">
-          {(user?.email ?? '?').charAt(0).toUpperCase()}
+          {user?.email ? user.email.charAt(0).toUpperCase() : <UserIcon size={30} />}
         </span>
         <div className="profile__who">
           <p className="profile__name">{member ? user?.email : t('account.guest')}</p>
