@@ -13,3 +13,4 @@ export * from './storage/index.ts';
 export * from './mail/mailer.ts';
 export * from './validation.ts';
 export type {} from './http.ts';
+export * from './ttl-cache.ts';

@@ -11,6 +11,7 @@ import {
   type Mailer,
   type Page,
   type RequestContext,
+  TtlCache,
 } from '@cliffhanger/platform';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { AccountStanding, CatalogDirectory, VideoCard } from './ports.ts';
@@ -18,6 +19,8 @@ import { userRepository as repo, type Account } from './repository.ts';
 import { hashToken, looksLikeToken, newToken } from './tokens.ts';
 
 export const RESET_TOKEN_MINUTES = 30;
+/** How long another process may still accept a token revoked elsewhere, or show an account's old kind. */
+export const SESSION_CACHE_MS = 5_000;
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
 
 export interface User {
@@ -58,6 +61,16 @@ const isUniqueViolation = (error: unknown): boolean => {
 
 export function createUserService(deps: UserServiceDeps) {
   const { database, bus, mailer, catalog, standing } = deps;
+  const sessionCache = new TtlCache<string, string>(SESSION_CACHE_MS, 50_000);
+  const accountCache = new TtlCache<string, Account>(SESSION_CACHE_MS, 50_000);
+
+  async function accountOf(userId: string): Promise<Account | null> {
+    const cached = accountCache.get(userId);
+    if (cached) return cached;
+    const account = await repo.accountById(database.db, userId);
+    if (account) accountCache.set(userId, account);
+    return account;
+  }
 
   async function present(account: Account): Promise<User> {
     const { coins, vip } = await standing.standingOf(account.id);
@@ -74,12 +87,17 @@ export function createUserService(deps: UserServiceDeps) {
     /** The user a token belongs to, or null for no, unknown or revoked tokens. */
     async authenticate(token: string | undefined | null): Promise<string | null> {
       if (!looksLikeToken(token)) return null;
-      return repo.sessionUser(database.db, hashToken(token));
+      const hash = hashToken(token);
+      const cached = sessionCache.get(hash);
+      if (cached) return cached;
+      const userId = await repo.sessionUser(database.db, hash);
+      if (userId) sessionCache.set(hash, userId);
+      return userId;
     },
 
     /** The caller's user; one with no valid token becomes a new guest with a new token. */
     async currentUser(context: RequestContext, token: string | undefined): Promise<Session> {
-      const account = context.userId ? await repo.accountById(database.db, context.userId) : null;
+      const account = context.userId ? await accountOf(context.userId) : null;
       if (account && token) return { user: await present(account), token };
       const guest = await repo.insertAccount(database.db, { id: randomUUID(), kind: 'guest' });
       return { user: await present(guest), token: await openSession(guest.id) };
@@ -99,6 +117,7 @@ export function createUserService(deps: UserServiceDeps) {
           await appendEvent(tx, context, 'user.registered', { email, wasGuest: caller?.kind === 'guest' }, member.id);
           return member;
         });
+        accountCache.delete(account.id);
         bus.nudge();
         return { user: await present(account), token: await openSession(account.id) };
       } catch (error) {
@@ -123,7 +142,9 @@ export function createUserService(deps: UserServiceDeps) {
     },
 
     async logout(token: string | undefined): Promise<void> {
-      if (looksLikeToken(token)) await repo.revokeSession(database.db, hashToken(token));
+      if (!looksLikeToken(token)) return;
+      await repo.revokeSession(database.db, hashToken(token));
+      sessionCache.delete(hashToken(token));
     },
 
     /** Mails a reset link when a member has this email; answers the same either way. */
@@ -143,12 +164,14 @@ export function createUserService(deps: UserServiceDeps) {
     /** Sets a new password with a reset token, once, and ends every session of that member. */
     async resetPassword(token: string, password: string): Promise<void> {
       const passwordHash = await hashPassword(password);
-      await database.transaction(async (tx) => {
-        const userId = looksLikeToken(token) ? await repo.consumePasswordReset(tx, hashToken(token)) : null;
-        if (!userId) throw new UserFacingError('This reset link is invalid or has expired');
-        await repo.setPassword(tx, userId, passwordHash);
-        await repo.revokeAllSessions(tx, userId);
+      const userId = await database.transaction(async (tx) => {
+        const owner = looksLikeToken(token) ? await repo.consumePasswordReset(tx, hashToken(token)) : null;
+        if (!owner) throw new UserFacingError('This reset link is invalid or has expired');
+        await repo.setPassword(tx, owner, passwordHash);
+        await repo.revokeAllSessions(tx, owner);
+        return owner;
       });
+      sessionCache.deleteWhere((sessionUserId) => sessionUserId === userId);
     },
 
     async setFavorite(context: RequestContext, videoId: string, favorite: boolean): Promise<void> {

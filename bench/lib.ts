@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const benchDir = path.dirname(fileURLToPath(import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server script in its own process (so it does not share a core with the load generator). */
+export async function startServer(script: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, script)], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in 120 s`)), 120_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /listening (http:\/\/\S+)/.exec(chunk.toString());
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Requests per second against `url`: a 1 s warm-up, then `seconds` measured, 10 connections. */
+export async function requestsPerSecond(url: string, headers: Record<string, string> = {}, seconds = 5): Promise<number> {
+  await autocannon({ url, headers, connections: 10, duration: 1 });
+  const result = await autocannon({ url, headers, connections: 10, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+const rps = (value: number) => `${Math.round(value).toLocaleString('en-US')} rps`;
+
+/** The one line a benchmark prints: the figure as a ratio against its baseline from the same run. */
+export function report(name: string, subject: [string, number], baseline: [string, number], goal: number): string {
+  const ratio = subject[1] / baseline[1];
+  const line = `${name}: ${subject[0]} ${rps(subject[1])} / ${baseline[0]} ${rps(baseline[1])} = ${ratio.toFixed(2)} (goal >= ${goal})`;
+  console.log(line);
+  return line;
+}

@@ -1,0 +1,18 @@
+// The whole site as `npm start` runs it (PGlite in a fresh data dir), printing its URL when ready.
+import { once } from 'node:events';
+import { createPlatform, loadConfig, startPlatform, stopPlatform } from '@cliffhanger/platform';
+import { tempDir } from '@cliffhanger/platform/testing';
+import { composeEmbedded } from '../../gateway/src/compose.ts';
+
+const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? tempDir('bench-'), DEMO: '0' });
+const platform = await createPlatform(config);
+const { app } = await composeEmbedded(platform, { storefrontDir: null });
+await startPlatform(platform);
+const server = app.listen(0, '127.0.0.1');
+await once(server, 'listening');
+console.log(`listening http://127.0.0.1:${(server.address() as { port: number }).port}`);
+process.on('SIGTERM', async () => {
+  server.close();
+  await stopPlatform(platform);
+  process.exit(0);
+});
