@@ -42,7 +42,14 @@ export function toFfmpegCommand(run: FfmpegInvocation): FfmpegCommand {
 export function runFfmpeg(run: FfmpegInvocation, onTime?: (seconds: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const command = toFfmpegCommand(run);
-    if (onTime) command.on('progress', ({ timemark }: { timemark: string }) => onTime(timemarkSeconds(timemark)));
+    // ffmpeg's own progress lines ("... time=00:00:12.34 ...") read straight off stderr: listening
+    // to fluent-ffmpeg's 'progress' event instead makes it spawn an extra ffprobe on every run.
+    if (onTime) {
+      command.on('stderr', (line: string) => {
+        const time = PROGRESS_TIME.exec(line)?.[1];
+        if (time) onTime(timemarkSeconds(time));
+      });
+    }
     command
       .on('end', () => resolve())
       .on('error', (error: Error, _stdout: string | null, stderr: string | null) => {
@@ -51,6 +58,8 @@ export function runFfmpeg(run: FfmpegInvocation, onTime?: (seconds: number) => v
       .run();
   });
 }
+
+const PROGRESS_TIME = /\btime=\s*(\d+:\d+:[\d.]+)/;
 
 function timemarkSeconds(timemark: string): number {
   return timemark.split(':').reduce((total, part) => total * 60 + Number(part), 0) || 0;

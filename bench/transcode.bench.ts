@@ -1,0 +1,54 @@
+// The pipeline's overhead over ffmpeg itself: transcodeToHls (probe, fluent-ffmpeg, master
+// playlist, atomic publish) against the bare ffmpeg binary run with the very same arguments.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  buildHlsInvocation, ffmpegArgs, ffmpegPath, planHlsJob, renderDemoEpisode, transcodeToHls,
+} from '../services/transcoder/src/index.ts';
+
+const ROUNDS = 3;
+const work = await mkdtemp(join(tmpdir(), 'transcode-bench-'));
+const input = join(work, 'episode.mp4');
+await renderDemoEpisode({ outFile: input, seriesTitle: 'Benchmark Hearts', episodeNumber: 1, seconds: 20, hue: 280 });
+
+const bareDir = join(work, 'bare');
+const job = await planHlsJob({ input, outputDir: bareDir });
+const args = ffmpegArgs(buildHlsInvocation(job));
+
+async function bare(): Promise<void> {
+  await rm(bareDir, { recursive: true, force: true });
+  await Promise.all(job.rungs.map((r) => mkdir(join(bareDir, r.name), { recursive: true })));
+  await new Promise<void>((resolve, reject) => {
+    spawn(ffmpegPath(), args, { stdio: 'ignore' }).on('error', reject).on('exit', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`ffmpeg exited with ${code}`));
+    });
+  });
+}
+
+async function pipeline(): Promise<void> {
+  await transcodeToHls({ input, outputDir: join(work, 'pipeline'), onProgress: () => {} });
+}
+
+async function seconds(run: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return (performance.now() - start) / 1000;
+}
+
+
+await bare();
+await pipeline();
+// Interleaved, and the best round of each kept: on shared cores a neighbour's burst only ever
+// adds time, so the fastest round is the closest to the cost of the work itself.
+const times = { bare: [] as number[], pipeline: [] as number[] };
+for (let i = 0; i < ROUNDS; i++) {
+  times.bare.push(await seconds(bare));
+  times.pipeline.push(await seconds(pipeline));
+}
+await rm(work, { recursive: true, force: true });
+
+const [p, b] = [Math.min(...times.pipeline), Math.min(...times.bare)];
+console.log(`transcode: pipeline ${p.toFixed(1)} s / bare ffmpeg ${b.toFixed(1)} s = ${(b / p).toFixed(2)} (goal >= 0.95)`);
