@@ -23,6 +23,10 @@ export function usePopularSeries() {
     queryKey: ['homepage'],
     queryFn: catalogCalls.homepage,
     staleTime: 60_000,
-    select: (homepage) => homepage.carousel.items.slice(0, 6),
+    // Six, so the grid fills whole rows of two or three.
+    select: (homepage) => {
+      const cards = [...homepage.carousel.items, ...homepage.sections.flatMap((section) => section.items)];
+      return [...new Map(cards.map((card) => [card.id, card])).values()].slice(0, 6);
+    },
   });
 }
