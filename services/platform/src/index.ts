@@ -14,3 +14,4 @@ export * from './mail/mailer.ts';
 export * from './validation.ts';
 export type {} from './http.ts';
 export * from './ttl-cache.ts';
+export * from './internal-http.ts';

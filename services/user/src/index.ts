@@ -6,3 +6,4 @@ export { userRoutes, TOKEN_HEADER } from './routes.ts';
 export { noStanding, type AccountStanding, type CatalogDirectory, type VideoCard, type Vip } from './ports.ts';
 
 export const userMigrations = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+export { userInternalRoutes, userClientOverHttp, type UserClient } from './internal.ts';
