@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate, useNavigation } from 'react-router-dom';
 import { onApiSignal, type LockedEpisode } from '../api/client';
 import type { Video } from '../api/types';
@@ -24,6 +24,17 @@ export function AppShell() {
   const logout = useLogout();
   const [locked, setLocked] = useState<LockedEpisode | null>(null);
   usePageViews();
+  const main = useRef<HTMLElement>(null);
+  const firstPath = useRef(location.pathname);
+
+  // After a client-side page change, focus moves to the new content, as a full page load would do.
+  useEffect(() => {
+    if (location.pathname === firstPath.current) return;
+    firstPath.current = '';
+    const element = main.current;
+    // A page that focused something itself (the search box) keeps it.
+    if (element && !element.contains(document.activeElement)) element.focus({ preventScroll: true });
+  }, [location.pathname]);
 
   useEffect(
     () =>
@@ -54,7 +65,7 @@ export function AppShell() {
       </a>
       {navigation.state === 'loading' && <div className="route-progress" aria-hidden="true" />}
       <Header />
-      <main id="main" className="main" tabIndex={-1}>
+      <main id="main" ref={main} className="main" tabIndex={-1}>
         <Outlet />
       </main>
       <Footer onLogout={user?.kind === 'member' ? onLogout : undefined} />

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useCurrentUser } from '../features/account/queries';
 import { useTags } from '../features/home/queries';
@@ -10,6 +11,23 @@ export function Header() {
   const t = useT();
   const tags = useTags();
   const user = useCurrentUser().data;
+  const categories = useRef<HTMLDetailsElement>(null);
+
+  // The categories menu closes on a click elsewhere or on Escape, like any menu.
+  useEffect(() => {
+    const close = (event: Event) => {
+      const menu = categories.current;
+      if (!menu?.open) return;
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !menu.contains(event.target as Node)) menu.open = false;
+    };
+    document.addEventListener('click', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('click', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, []);
+
   return (
     <header className="header">
       <div className="header__inner">
@@ -20,14 +38,14 @@ export function Header() {
           <NavLink to="/" end className="header__link">
             {t('nav.home')}
           </NavLink>
-          <details className="categories">
+          <details className="categories" ref={categories}>
             <summary className="header__link">{t('nav.categories')}</summary>
             <ul className="categories__menu">
               {tags.data?.map((tag) => (
                 <li key={tag.id}>
                   <Link
                     to={`/browse/${encodeURIComponent(tag.id)}`}
-                    onClick={(event) => event.currentTarget.closest('details')?.removeAttribute('open')}
+                    onClick={() => categories.current?.removeAttribute('open')}
                   >
                     {tag.name}
                   </Link>

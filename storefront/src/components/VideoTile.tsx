@@ -10,13 +10,14 @@ interface VideoTileProps {
   eager?: boolean;
   /** A line under the title in place of the episode count, e.g. "Continue episode 3". */
   caption?: string;
+  onOpen?: () => void;
 }
 
 /** A vertical 9:16 poster with title and episode count, linking to the video page. */
-export function VideoTile({ video, eager, caption }: VideoTileProps) {
+export function VideoTile({ video, eager, caption, onOpen }: VideoTileProps) {
   const t = useT();
   return (
-    <Link to={`/videos/${encodeURIComponent(video.id)}`} className="tile">
+    <Link to={`/videos/${encodeURIComponent(video.id)}`} className="tile" onClick={onOpen}>
       <span className="tile__poster">
         <LazyImage src={video.cover} alt="" eager={eager} />
         <span className="tile__badge">

@@ -78,8 +78,8 @@ export function SearchPage() {
           ) : (
             <ul className="poster-grid">
               {results.map((video) => (
-                <li key={video.id} onClick={() => setHistory(rememberSearch(keyword))}>
-                  <VideoTile video={video} />
+                <li key={video.id}>
+                  <VideoTile video={video} onOpen={() => setHistory(rememberSearch(keyword))} />
                 </li>
               ))}
             </ul>
