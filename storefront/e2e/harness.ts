@@ -52,8 +52,13 @@ export async function poll<T>(what: string, timeoutMs: number, attempt: () => Pr
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
 }
 
-/** Starts the real site (`tsx gateway/src/main.ts`) on a free port with a fresh data directory. */
+/**
+ * Starts the real site (`tsx gateway/src/main.ts`) on a free port with a fresh data directory, or, when
+ * E2E_BASE_URL is set, uses the site already running there (a deployment, or a dev server).
+ */
 export async function startSite(): Promise<RunningSite> {
+  const existing = process.env.E2E_BASE_URL;
+  if (existing) return { baseUrl: existing.replace(/\/$/, ''), output: () => '', stop: async () => undefined };
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cliffhanger-e2e-'));
   let log = '';

@@ -217,6 +217,7 @@ describe('the storefront against the real site', () => {
     const page = await newPage(viewer);
     await page.goto('/');
     const chooser = page.getByTestId('language-chooser');
+    await chooser.waitFor();
     expect(await chooser.locator('option').allTextContents()).toEqual(['English', 'Español', 'Français', 'Deutsch', 'Português']);
     const homes: Array<[string, string, string]> = [
       ['es', 'Inicio', 'es'],
