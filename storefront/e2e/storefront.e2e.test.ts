@@ -112,6 +112,26 @@ describe('the storefront against the real site', () => {
     await page.close();
   });
 
+  it('on a phone, has a bottom tab bar and a swipe up on the player opens the next episode', async () => {
+    const second = catalog.playable.episodes[1]!;
+    const phone = await browser.newContext({ baseURL: site.baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await newPage(phone);
+    await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My List' }).waitFor();
+    const player = page.getByRole('region', { name: 'Video player' });
+    await player.waitFor();
+    await player.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const at = (y: number) => new Touch({ identifier: 1, target: element, clientX: box.left + box.width / 2, clientY: y });
+      const start = at(box.top + box.height * 0.7);
+      const end = at(box.top + box.height * 0.2);
+      element.dispatchEvent(new TouchEvent('touchstart', { bubbles: true, cancelable: true, touches: [start], changedTouches: [start] }));
+      element.dispatchEvent(new TouchEvent('touchend', { bubbles: true, cancelable: true, touches: [], changedTouches: [end] }));
+    });
+    await page.waitForURL((url) => url.searchParams.get('ep') === second.id);
+    await phone.close();
+  });
+
   it('lists the series in My List and in the watch history', async () => {
     const page = await newPage(viewer);
     await page.goto('/favorites');
