@@ -33,4 +33,10 @@ describe('LazyImage', () => {
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('Poster');
   });
+
+  it('shows the fallback at once when there is no source yet', () => {
+    const { container } = render(<LazyImage src="" alt="Poster" eager />);
+    expect(container.querySelector('.lazy-image')!.getAttribute('data-state')).toBe('error');
+    expect(container.querySelector('img')).toBeNull();
+  });
 });

@@ -9,16 +9,22 @@ interface LazyImageProps {
   eager?: boolean;
 }
 
+// A series without a cover yet (still being made) shows the fallback at once instead of retrying nothing.
+function initialState(src: string): ImageState {
+  if (!src) return 'error';
+  return loadedImages.has(src) ? 'loaded' : 'loading';
+}
+
 /** An image that loads near the viewport, retries 3 times, and never shifts layout (its box is sized by CSS). */
 export function LazyImage({ src, alt, className, eager = false }: LazyImageProps) {
   const holder = useRef<HTMLSpanElement>(null);
   const [near, setNear] = useState(eager || loadedImages.has(src));
-  const [state, setState] = useState<ImageState>(loadedImages.has(src) ? 'loaded' : 'loading');
+  const [state, setState] = useState<ImageState>(initialState(src));
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     setAttempt(0);
-    setState(loadedImages.has(src) ? 'loaded' : 'loading');
+    setState(initialState(src));
   }, [src]);
 
   useEffect(() => {
