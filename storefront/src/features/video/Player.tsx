@@ -152,7 +152,10 @@ export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious
         playsInline
         preload="metadata"
         data-testid="player-video"
-        onPlay={() => setPlaying(true)}
+        onPlay={() => {
+          setPlaying(true);
+          revealControls();
+        }}
         onPause={() => setPlaying(false)}
         onWaiting={() => setBuffering(true)}
         onPlaying={() => setBuffering(false)}
