@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate, type Platform } from '@cliffhanger/platform';
-import { createUserService, noStanding, userMigrations, userRoutes, type CatalogDirectory } from '@cliffhanger/user';
+import { createUserService, noStanding, userMigrations, userRoutes, type CatalogDirectory, type UserService } from '@cliffhanger/user';
+import { catalogMigrations, createCatalog } from '@cliffhanger/catalog';
+import { registerTranscodeWorker, transcodeRequests } from '@cliffhanger/transcoder';
 import { createGatewayApp } from './app.ts';
 
 export const storefrontDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../storefront/dist');
 
 export interface ComposeOptions {
-  catalog: CatalogDirectory;
+  /** What the user service sees of the catalog; the real catalog's directory unless a test swaps it. */
+  catalog?: CatalogDirectory;
   storefrontDir?: string | null;
 }
 
@@ -17,19 +20,30 @@ export interface ComposeOptions {
  */
 export async function composeEmbedded(platform: Platform, options: ComposeOptions) {
   await migrate(platform.database, 'user', userMigrations);
-  const users = createUserService({
+  await migrate(platform.database, 'catalog', catalogMigrations);
+  // The catalog and the user service ask each other; the catalog's questions wait for `users`.
+  let users: UserService | undefined;
+  const catalog = createCatalog(platform, {
+    viewers: {
+      isFavorite: (userId, videoId) => users!.isFavorite(userId, videoId),
+      resumePoint: (userId, videoId) => users!.resumePoint(userId, videoId),
+    },
+    transcoder: transcodeRequests(platform.queue),
+  });
+  registerTranscodeWorker({ ...platform, workDir: path.join(platform.config.dataDir, 'transcoding') });
+  users = createUserService({
     database: platform.database,
     bus: platform.bus,
     mailer: platform.mailer,
-    catalog: options.catalog,
+    catalog: options.catalog ?? catalog.directory,
     standing: noStanding,
     publicUrl: platform.config.PUBLIC_URL ?? `http://${platform.config.HOST}:${platform.config.PORT}`,
   });
   const app = createGatewayApp({
     platform,
     authenticate: users.authenticate,
-    routes: (authLimiter) => [userRoutes(users, authLimiter)],
+    routes: (authLimiter) => [userRoutes(users, authLimiter), ...catalog.routes()],
     storefrontDir: options.storefrontDir === undefined ? storefrontDist : options.storefrontDir,
   });
-  return { app, users };
+  return { app, users, catalog };
 }

@@ -17,7 +17,7 @@ try {
 
 const platform = await createPlatform(config);
 const { logger } = platform;
-const { app } = await composeEmbedded(platform, {});
+const { app, catalog } = await composeEmbedded(platform, {});
 await startPlatform(platform);
 
 const server: Server = app.listen(config.PORT, config.HOST);
@@ -28,6 +28,7 @@ logger.info(
   { database: platform.database.kind, bus: platform.bus.kind, queue: platform.queue.kind, dataDir: config.dataDir },
   `Cliffhanger is serving at http://${config.HOST}:${port}`,
 );
+const catalogWork = catalog.startBackground({ demo: config.DEMO });
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -35,6 +36,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   const forced = setTimeout(() => process.exit(1), 10_000).unref();
+  catalogWork.stop();
   server.close();
   server.closeAllConnections();
   await stopPlatform(platform).catch((error) => logger.error({ err: error }, 'shutdown failed'));

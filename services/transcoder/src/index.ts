@@ -7,3 +7,7 @@ export {
 export { buildHlsInvocation, posterSeconds, type HlsJob } from './hls-command.ts';
 export { FfmpegError, ffmpegArgs, runFfmpeg, toFfmpegCommand, type FfmpegInvocation } from './ffmpeg-run.ts';
 export { renderDemoCover, renderDemoEpisode, type DemoCoverOptions, type DemoEpisodeOptions } from './demo-source.ts';
+export {
+  ladderPrefixOf, registerTranscodeWorker, SEGMENT_SECONDS, transcodeEpisode, transcodeEpisodeJob, transcodeJobIdOf, transcodeRequests,
+  type TranscodeEpisode, type TranscodeWorkerDeps,
+} from './worker.ts';

@@ -1,0 +1,124 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { Forbidden, Invalid, ok, parseInput, requiredText } from '@cliffhanger/platform';
+import type { CatalogAdmin } from './admin.ts';
+
+/** Largest episode file accepted: a 1080p episode of a few minutes is far below it. */
+export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+const MAX_COVER_BYTES = 10 * 1024 ** 2;
+
+const seriesBody = z.object({
+  title: requiredText('Please enter a title', 200),
+  description: z.string().max(5000).optional(),
+  tags: z.array(requiredText('Please enter a tag name', 50)).max(20).optional(),
+  freeEpisodes: z.number().int().min(0).max(10_000).optional(),
+  priceCoins: z.number().int().min(0).max(1_000_000).optional(),
+});
+const episodeQuery = z.object({
+  number: z.coerce.number().int().min(1).max(10_000).optional(),
+  title: z.string().trim().max(200).optional(),
+  fileName: z.string().max(255).optional(),
+});
+const sectionBody = z.object({
+  title: requiredText('Please enter a title', 100),
+  kind: z.enum(['carousel', 'section']).default('section'),
+  position: z.number().int().min(0).max(10_000),
+  videoIds: z.array(requiredText('Please choose a video', 100)).max(100),
+});
+const idParam = z.object({ id: requiredText('Please choose one', 100) });
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Answers 403 unless the request carries `Authorization: Bearer <ADMIN_TOKEN>`. With no
+ * ADMIN_TOKEN configured the admin API is off: every call answers 403 saying so.
+ */
+export function requireAdmin(adminToken: string | undefined) {
+  const expected = adminToken ? digest(adminToken) : null;
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (!expected) throw new Forbidden('The admin API is off: set ADMIN_TOKEN to turn it on');
+    const given = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
+    // Comparing digests keeps the comparison constant-time whatever the token's length.
+    if (!given || !timingSafeEqual(digest(given), expected)) throw new Forbidden('Wrong or missing admin token');
+    next();
+  };
+}
+
+const tooLarge = () => Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413 });
+
+/** Streams a raw request body to a new file under `dir`, refusing more than `limit` bytes. */
+async function receiveFile(req: Request, dir: string, limit: number): Promise<string> {
+  if (Number(req.get('content-length') ?? 0) > limit) throw tooLarge();
+  // The gateway has already read JSON bodies; a file must come as the body itself.
+  if (req.is('application/json') || req.readableEnded) throw new Invalid({ file: 'Send the file itself as the request body' });
+  await fs.promises.mkdir(dir, { recursive: true });
+  const file = path.join(dir, randomUUID());
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      done(received > limit ? tooLarge() : null, chunk);
+    },
+  });
+  try {
+    await pipeline(req, counter, fs.createWriteStream(file));
+    if (received === 0) throw new Invalid({ file: 'The file is empty' });
+    return file;
+  } catch (error) {
+    await fs.promises.rm(file, { force: true });
+    throw error;
+  }
+}
+
+async function withUploadedFile<T>(req: Request, dir: string, limit: number, use: (file: string) => Promise<T>): Promise<T> {
+  const file = await receiveFile(req, dir, limit);
+  try {
+    return await use(file);
+  } finally {
+    await fs.promises.rm(file, { force: true });
+  }
+}
+
+/**
+ * The operator's calls. Files travel as the raw request body (any non-JSON content type), so a
+ * multi-gigabyte episode streams to disk instead of through memory.
+ */
+export function adminRoutes(admin: CatalogAdmin, options: { adminToken: string | undefined; incomingDir: string }): Router {
+  const router = Router();
+  router.use('/api/admin', requireAdmin(options.adminToken));
+
+  router.post('/api/admin/videos', async (req, res) => {
+    res.json(ok(await admin.createSeries(parseInput(seriesBody, req.body))));
+  });
+  router.get('/api/admin/videos/:id', async (req, res) => {
+    const { id } = parseInput(idParam, req.params);
+    res.json(ok({ ...(await admin.series(id)), episodes: await admin.episodesOf(id) }));
+  });
+  router.put('/api/admin/videos/:id/cover', async (req, res) => {
+    const { id } = parseInput(idParam, req.params);
+    res.json(ok(await withUploadedFile(req, options.incomingDir, MAX_COVER_BYTES, (file) => admin.setCover(id, file))));
+  });
+  router.post('/api/admin/videos/:id/episodes', async (req, res) => {
+    const { id } = parseInput(idParam, req.params);
+    const query = parseInput(episodeQuery, req.query);
+    const episode = await withUploadedFile(req, options.incomingDir, MAX_UPLOAD_BYTES, (file) =>
+      admin.addEpisode(req.context, id, { file, ...query }),
+    );
+    res.json(ok(episode));
+  });
+  router.get('/api/admin/episodes/:id', async (req, res) => {
+    res.json(ok(await admin.episode(parseInput(idParam, req.params).id)));
+  });
+  router.put('/api/admin/sections/:id', async (req, res) => {
+    const { id } = parseInput(idParam, req.params);
+    await admin.putSection(id, parseInput(sectionBody, req.body));
+    res.json(ok(null));
+  });
+
+  return router;
+}

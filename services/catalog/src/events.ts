@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import type { BusEvent, EventBus, MediaStorage } from '@cliffhanger/platform';
+import { catalogRepository as repo } from './repository.ts';
+
+/** history.recorded, as the user service emits it (userId rides on the event). */
+export interface HistoryRecorded {
+  videoId: string;
+  episodeId: string;
+  episodeNumber: number;
+  positionSeconds: number;
+}
+
+/** upload.received, emitted by the catalog when an episode's source is stored. */
+export interface UploadReceived {
+  episodeId: string;
+  videoId: string;
+  episodeNumber: number;
+  uploadId: string;
+  sourceKey: string;
+}
+
+/** transcode.completed and transcode.failed, emitted by the transcoder. */
+export interface TranscodeCompleted {
+  episodeId: string;
+  uploadId: string;
+  durationSeconds: number;
+  width: number;
+  height: number;
+  /** Storage prefix of the ladder: master playlist, rung folders, poster. */
+  mediaPrefix: string;
+  master: string;
+  poster: string;
+}
+
+export interface TranscodeFailed {
+  episodeId: string;
+  uploadId: string;
+  reason: string;
+}
+
+/** The catalog's consumers: play counts from history, episode readiness from the transcoder. */
+export function subscribeCatalogConsumers(bus: EventBus, deps: { storage: MediaStorage; onChange: () => void }): void {
+  bus.subscribe('catalog.play-counts', ['history.recorded'], async (event, tx) => {
+    const data = event.data as unknown as HistoryRecorded;
+    if (!event.userId || !data.episodeId || !data.videoId) return;
+    // The viewer's day is unknown here; a UTC day is one rule for everyone and close enough.
+    await repo.recordPlay(tx, event.userId, data.episodeId, data.videoId, event.time.slice(0, 10));
+  });
+
+  bus.subscribe('catalog.transcodes', ['transcode.completed', 'transcode.failed'], async (event: BusEvent, tx) => {
+    if (event.type === 'transcode.failed') {
+      const data = event.data as unknown as TranscodeFailed;
+      await repo.finishEpisode(tx, data.episodeId, data.uploadId, { status: 'failed', error: data.reason });
+      return;
+    }
+    const data = event.data as unknown as TranscodeCompleted;
+    const episode = await repo.finishEpisode(tx, data.episodeId, data.uploadId, {
+      status: 'ready',
+      durationSeconds: Math.round(data.durationSeconds),
+      mediaPrefix: data.mediaPrefix,
+    });
+    if (!episode) return;
+    const video = await repo.videoById(tx, episode.videoId);
+    if (video && !video.coverKey) {
+      // A series uploaded without a cover shows its first finished episode's poster instead.
+      const coverKey = `public/covers/${video.id}-${randomBytes(4).toString('hex')}.jpg`;
+      await deps.storage.putFile(coverKey, deps.storage.localPath(`${data.mediaPrefix}/${data.poster}`));
+      await repo.setCover(tx, video.id, coverKey, true);
+    }
+    deps.onChange();
+  });
+}

@@ -1,0 +1,249 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '@cliffhanger/platform';
+import { demoSeed, episodes, playDays, sectionItems, sections, tags, videos, videoTags } from './schema.ts';
+
+export type VideoRow = typeof videos.$inferSelect;
+export type EpisodeRow = typeof episodes.$inferSelect;
+export type SectionRow = typeof sections.$inferSelect;
+
+export interface CardRow {
+  id: string;
+  title: string;
+  cover_key: string | null;
+  tags: string[];
+  episode_count: number;
+  play_count: string | number;
+}
+
+// A series is listed once it has an episode: an empty shell an operator just created is not.
+const LISTED = sql`v.episode_count > 0`;
+// Below this a keyword and a title share too few trigrams to be the same word mistyped.
+const TYPO_SIMILARITY = 0.5;
+
+/** The only code that knows the catalog's tables. */
+export const catalogRepository = {
+  tagList: (db: Executor) => db.select({ id: tags.id, name: tags.name }).from(tags).orderBy(asc(tags.position), asc(tags.id)),
+
+  async tagById(db: Executor, id: string) {
+    const [row] = await db.select().from(tags).where(eq(tags.id, id));
+    return row ?? null;
+  },
+
+  async cards(db: Executor, ids: string[]): Promise<CardRow[]> {
+    if (ids.length === 0) return [];
+    return queryRows<CardRow>(db, sql`
+      select v.id, v.title, v.cover_key, v.episode_count, v.play_count,
+             coalesce((select array_agg(t.name order by t.position, t.id)
+                         from catalog.video_tags vt join catalog.tags t on t.id = vt.tag_id
+                        where vt.video_id = v.id), '{}') as tags
+        from catalog.videos v where v.id = any(${sql.param(ids)}::text[])`);
+  },
+
+  sectionList: (db: Executor) => db.select().from(sections).orderBy(asc(sections.kind), asc(sections.position), asc(sections.id)),
+
+  async sectionById(db: Executor, id: string): Promise<SectionRow | null> {
+    const [row] = await db.select().from(sections).where(eq(sections.id, id));
+    return row ?? null;
+  },
+
+  /** The first `perSection` listed series of every section, in section order. */
+  homepageItems: (db: Executor, perSection: number) =>
+    queryRows<{ section_id: string; video_id: string }>(db, sql`
+      select section_id, video_id from (
+        select si.section_id, si.video_id, si.position,
+               row_number() over (partition by si.section_id order by si.position, si.video_id) as rank
+          from catalog.section_items si join catalog.videos v on v.id = si.video_id
+         where ${LISTED}) ranked
+       where rank <= ${perSection} order by section_id, position, video_id`),
+
+  sectionVideoIds: (db: Executor, sectionId: string, offset: number, limit: number) =>
+    queryRows<{ id: string }>(db, sql`
+      select v.id from catalog.section_items si join catalog.videos v on v.id = si.video_id
+       where si.section_id = ${sectionId} and ${LISTED}
+       order by si.position, v.id offset ${offset} limit ${limit}`),
+
+  tagVideoIds: (db: Executor, tagId: string, offset: number, limit: number) =>
+    queryRows<{ id: string }>(db, sql`
+      select v.id from catalog.video_tags vt join catalog.videos v on v.id = vt.video_id
+       where vt.tag_id = ${tagId} and ${LISTED}
+       order by v.play_count desc, v.created_at desc, v.id offset ${offset} limit ${limit}`),
+
+  /**
+   * Full-text matches (stemmed, accent- and case-folded; title above tags above description)
+   * first, then titles and tags that merely look like the keyword, for a typo. The keyword only
+   * ever travels as a bind parameter, and websearch_to_tsquery never fails on syntax.
+   */
+  searchVideoIds: (db: Executor, keyword: string, offset: number, limit: number) =>
+    queryRows<{ id: string }>(db, sql`
+      with q as (select websearch_to_tsquery('english', catalog.fold(${keyword})) as query, catalog.fold(${keyword}) as words)
+      select v.id from catalog.videos v, q
+       where ${LISTED}
+         and (v.search_document @@ q.query or word_similarity(q.words, v.search_words) >= ${TYPO_SIMILARITY})
+       order by (v.search_document @@ q.query) desc, ts_rank_cd(v.search_document, q.query) desc,
+                word_similarity(q.words, v.search_words) desc, v.play_count desc, v.id
+       offset ${offset} limit ${limit}`),
+
+  async videoById(db: Executor, id: string): Promise<VideoRow | null> {
+    const [row] = await db.select().from(videos).where(eq(videos.id, id));
+    return row ?? null;
+  },
+
+  async videoByTitle(db: Executor, title: string): Promise<VideoRow | null> {
+    const [row] = await db.select().from(videos).where(sql`lower(${videos.title}) = lower(${title})`);
+    return row ?? null;
+  },
+
+  async insertVideo(db: Executor, video: typeof videos.$inferInsert): Promise<VideoRow> {
+    const [row] = await db.insert(videos).values(video).returning();
+    return row!;
+  },
+
+  async setCover(db: Executor, videoId: string, coverKey: string, onlyIfMissing: boolean): Promise<void> {
+    await db
+      .update(videos)
+      .set({ coverKey })
+      .where(onlyIfMissing ? and(eq(videos.id, videoId), sql`${videos.coverKey} is null`) : eq(videos.id, videoId));
+  },
+
+  /** Tags by name, created at the end of the display order when new; answers their ids. */
+  async ensureTags(db: Executor, names: string[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const name of names) {
+      const [existing] = await db.select({ id: tags.id }).from(tags).where(sql`lower(${tags.name}) = lower(${name})`);
+      if (existing) {
+        ids.push(existing.id);
+        continue;
+      }
+      const [row] = await queryRows<{ id: string }>(db, sql`
+        insert into catalog.tags (id, name, position)
+        values (${slugOf(name)}, ${name}, (select coalesce(max(position), 0) + 1 from catalog.tags))
+        returning id`);
+      ids.push(row!.id);
+    }
+    return ids;
+  },
+
+  async setVideoTags(db: Executor, videoId: string, tagIds: string[]): Promise<void> {
+    await db.delete(videoTags).where(eq(videoTags.videoId, videoId));
+    if (tagIds.length) await db.insert(videoTags).values(tagIds.map((tagId) => ({ videoId, tagId }))).onConflictDoNothing();
+  },
+
+  /** Rebuilds what search reads for one series, after its title, description or tags changed. */
+  async refreshSearch(db: Executor, videoId: string): Promise<void> {
+    await db.execute(sql`
+      update catalog.videos v set
+        search_document = setweight(to_tsvector('english', catalog.fold(v.title)), 'A')
+                       || setweight(to_tsvector('english', catalog.fold(t.names)), 'B')
+                       || setweight(to_tsvector('english', catalog.fold(v.description)), 'C'),
+        search_words = catalog.fold(v.title || ' ' || t.names)
+        from (select coalesce(string_agg(tags.name, ' '), '') as names
+                from catalog.video_tags vt join catalog.tags tags on tags.id = vt.tag_id
+               where vt.video_id = ${videoId}) t
+       where v.id = ${videoId}`);
+  },
+
+  episodesOf: (db: Executor, videoId: string) => db.select().from(episodes).where(eq(episodes.videoId, videoId)).orderBy(asc(episodes.number)),
+
+  async episodeById(db: Executor, id: string): Promise<EpisodeRow | null> {
+    const [row] = await db.select().from(episodes).where(eq(episodes.id, id));
+    return row ?? null;
+  },
+
+  async nextEpisodeId(db: Executor, videoId: string, number: number): Promise<string | null> {
+    const [row] = await db
+      .select({ id: episodes.id })
+      .from(episodes)
+      .where(and(eq(episodes.videoId, videoId), gt(episodes.number, number)))
+      .orderBy(asc(episodes.number))
+      .limit(1);
+    return row?.id ?? null;
+  },
+
+  async nextEpisodeNumber(db: Executor, videoId: string): Promise<number> {
+    const [row] = await queryRows<{ next: number }>(db, sql`
+      select coalesce(max(number), 0) + 1 as next from catalog.episodes where video_id = ${videoId}`);
+    return Number(row!.next);
+  },
+
+  /** Adds an episode and counts it on its series; false when that number is taken. */
+  async insertEpisode(db: Executor, episode: typeof episodes.$inferInsert): Promise<boolean> {
+    const inserted = await db.insert(episodes).values(episode).onConflictDoNothing().returning({ id: episodes.id });
+    if (inserted.length === 0) return false;
+    await db.update(videos).set({ episodeCount: sql`${videos.episodeCount} + 1` }).where(eq(videos.id, episode.videoId));
+    return true;
+  },
+
+  /** Applies a transcode outcome to the episode it was made for, unless a newer upload replaced it. */
+  async finishEpisode(
+    db: Executor,
+    episodeId: string,
+    uploadId: string,
+    outcome: { status: 'ready'; durationSeconds: number; mediaPrefix: string } | { status: 'failed'; error: string },
+  ): Promise<EpisodeRow | null> {
+    const changes =
+      outcome.status === 'ready'
+        ? { status: outcome.status, durationSeconds: outcome.durationSeconds, mediaPrefix: outcome.mediaPrefix, error: null }
+        : { status: outcome.status, error: outcome.error };
+    const [row] = await db
+      .update(episodes)
+      .set(changes)
+      .where(and(eq(episodes.id, episodeId), eq(episodes.uploadId, uploadId)))
+      .returning();
+    return row ?? null;
+  },
+
+  pendingEpisodes: (db: Executor) => db.select().from(episodes).where(eq(episodes.status, 'pending')).orderBy(asc(episodes.number), asc(episodes.createdAt)),
+
+  async countPending(db: Executor): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from catalog.episodes where status = 'pending'`);
+    return Number(row!.n);
+  },
+
+  /** Counts a play when this is the viewer's first record of the episode that day. */
+  async recordPlay(db: Executor, userId: string, episodeId: string, videoId: string, day: string): Promise<boolean> {
+    const first = await db.insert(playDays).values({ userId, episodeId, day }).onConflictDoNothing().returning({ day: playDays.day });
+    if (first.length === 0) return false;
+    await db.update(videos).set({ playCount: sql`${videos.playCount} + 1` }).where(eq(videos.id, videoId));
+    return true;
+  },
+
+  /** Replaces a section (or the carousel) and its ordered series. */
+  async putSection(db: Executor, section: typeof sections.$inferInsert, videoIds: string[]): Promise<void> {
+    await db
+      .insert(sections)
+      .values(section)
+      .onConflictDoUpdate({ target: sections.id, set: { title: section.title, kind: section.kind, position: section.position } });
+    await db.delete(sectionItems).where(eq(sectionItems.sectionId, section.id));
+    if (videoIds.length)
+      await db.insert(sectionItems).values(videoIds.map((videoId, position) => ({ sectionId: section.id, videoId, position })));
+  },
+
+  async demoSeedState(db: Executor): Promise<'absent' | 'started' | 'finished'> {
+    const [row] = await db.select().from(demoSeed).where(eq(demoSeed.id, 1));
+    return !row ? 'absent' : row.finishedAt ? 'finished' : 'started';
+  },
+
+  async hasVideos(db: Executor): Promise<boolean> {
+    const [row] = await db.select({ id: videos.id }).from(videos).limit(1);
+    return Boolean(row);
+  },
+
+  async markDemoSeed(db: Executor, finished: boolean): Promise<void> {
+    await db
+      .insert(demoSeed)
+      .values({ id: 1 })
+      .onConflictDoUpdate({ target: demoSeed.id, set: { finishedAt: finished ? new Date() : null } });
+  },
+};
+
+/** A readable id from a name: "Billionaire Romance" → "billionaire-romance". */
+export function slugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 48);
+  return slug || 'item';
+}

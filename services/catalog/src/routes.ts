@@ -1,0 +1,49 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { Invalid, ok, pagingSchema, parseInput, requiredText } from '@cliffhanger/platform';
+import type { CardQuery, CatalogService } from './service.ts';
+
+// Longer keywords match nothing better and only cost the database: cut, do not refuse.
+export const MAX_KEYWORD_LENGTH = 100;
+
+const idOf = (prompt: string) => z.object({ id: requiredText(prompt, 100) });
+const optionalId = requiredText('Please choose a list', 100).optional();
+const listQuery = pagingSchema.extend({
+  keyword: z
+    .string({ message: 'Please enter what you are looking for' })
+    .transform((keyword) => keyword.trim().slice(0, MAX_KEYWORD_LENGTH))
+    .optional(),
+  tagId: optionalId,
+  sectionId: optionalId,
+});
+
+function cardQueryOf(query: z.infer<typeof listQuery>): CardQuery {
+  if (query.keyword !== undefined) return { keyword: query.keyword };
+  if (query.tagId) return { tagId: query.tagId };
+  if (query.sectionId) return { sectionId: query.sectionId };
+  throw new Invalid({ keyword: 'Please enter what you are looking for' });
+}
+
+/** Browsing and watching calls of docs/api.md. */
+export function catalogRoutes(catalog: CatalogService): Router {
+  const router = Router();
+
+  router.get('/api/tag', async (_req, res) => {
+    res.json(ok(await catalog.tags()));
+  });
+  router.get('/api/homepage', async (_req, res) => {
+    res.json(ok(await catalog.homepage()));
+  });
+  router.get('/api/homepage/query', async (req, res) => {
+    const query = parseInput(listQuery, req.query);
+    res.json(ok(await catalog.query(cardQueryOf(query), query.page, query.size)));
+  });
+  router.get('/api/video', async (req, res) => {
+    res.json(ok(await catalog.video(req.context, parseInput(idOf('Please choose a video'), req.query).id)));
+  });
+  router.get('/api/video/episode', async (req, res) => {
+    res.json(ok(await catalog.episode(req.context, parseInput(idOf('Please choose an episode'), req.query).id)));
+  });
+
+  return router;
+}

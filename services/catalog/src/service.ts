@@ -1,0 +1,204 @@
+import {
+  Conflict,
+  NotFound,
+  pageOf,
+  PaymentRequired,
+  type Database,
+  type Page,
+  type RequestContext,
+} from '@cliffhanger/platform';
+import { issuePlaybackGrant } from './grants.ts';
+import type { EntitlementPolicy, ViewerLists } from './ports.ts';
+import { catalogRepository as repo, type CardRow, type EpisodeRow, type VideoRow } from './repository.ts';
+
+export interface VideoCard {
+  id: string;
+  title: string;
+  cover: string;
+  tags: string[];
+  episodeCount: number;
+  playCount: number;
+}
+
+export interface Video extends VideoCard {
+  description: string;
+  freeEpisodes: number;
+  priceCoins: number;
+  favorited: boolean;
+  /** Where this caller stopped in the series, for "continue watching"; null when never played. */
+  resume: { episodeId: string; positionSeconds: number } | null;
+  episodes: { id: string; number: number; title: string; durationSeconds: number; locked: boolean; ready: boolean }[];
+}
+
+export interface Episode {
+  id: string;
+  videoId: string;
+  number: number;
+  title: string;
+  durationSeconds: number;
+  nextEpisodeId: string | null;
+  playback: { url: string; expiresAt: string };
+}
+
+export interface Homepage {
+  carousel: { title: string; items: VideoCard[] };
+  sections: { id: string; title: string; items: VideoCard[] }[];
+}
+
+export type CardQuery = { keyword: string } | { tagId: string } | { sectionId: string };
+
+export interface CatalogServiceDeps {
+  database: Database;
+  entitlement: EntitlementPolicy;
+  viewers: ViewerLists;
+  mediaSecret: string;
+}
+
+export const CAROUSEL_TITLE = 'Featured Videos';
+const HOMEPAGE_ITEMS = 12;
+// The homepage is the hottest read and the same for everyone; play counts on it may lag this much.
+const HOMEPAGE_CACHE_MS = 5_000;
+
+/** Where a stored key is served: covers publicly, everything else only through a grant. */
+export const mediaUrlOf = (key: string) => `/media/${key}`;
+
+export function presentCard(row: CardRow): VideoCard {
+  return {
+    id: row.id,
+    title: row.title,
+    cover: row.cover_key ? mediaUrlOf(row.cover_key) : '',
+    tags: row.tags,
+    episodeCount: Number(row.episode_count),
+    playCount: Number(row.play_count),
+  };
+}
+
+const watchable = (video: VideoRow, episode: EpisodeRow) => ({
+  id: episode.id,
+  videoId: video.id,
+  number: episode.number,
+  freeEpisodes: video.freeEpisodes,
+});
+
+/** Browsing and watching: tags, homepage, lists and search, the video page, playback. */
+export function createCatalogService(deps: CatalogServiceDeps) {
+  const { database, entitlement, viewers } = deps;
+  let homepageCache: { value: Homepage; until: number } | null = null;
+
+  async function cardsInOrder(ids: string[]): Promise<VideoCard[]> {
+    const byId = new Map((await repo.cards(database.db, ids)).map((row) => [row.id, presentCard(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async function buildHomepage(): Promise<Homepage> {
+    const [sectionRows, items] = await Promise.all([repo.sectionList(database.db), repo.homepageItems(database.db, HOMEPAGE_ITEMS)]);
+    const cards = new Map((await cardsInOrder([...new Set(items.map((item) => item.video_id))])).map((card) => [card.id, card]));
+    const itemsOf = (sectionId: string) => items.filter((item) => item.section_id === sectionId).flatMap((item) => cards.get(item.video_id) ?? []);
+    const carousel = sectionRows.find((section) => section.kind === 'carousel');
+    return {
+      carousel: { title: carousel?.title ?? CAROUSEL_TITLE, items: carousel ? itemsOf(carousel.id) : [] },
+      sections: sectionRows
+        .filter((section) => section.kind === 'section')
+        .map((section) => ({ id: section.id, title: section.title, items: itemsOf(section.id) })),
+    };
+  }
+
+  return {
+    tags: () => repo.tagList(database.db),
+
+    async homepage(): Promise<Homepage> {
+      if (homepageCache && homepageCache.until > Date.now()) return homepageCache.value;
+      const value = await buildHomepage();
+      homepageCache = { value, until: Date.now() + HOMEPAGE_CACHE_MS };
+      return value;
+    },
+
+    /** Forgets cached pages after the catalog changed in this process. */
+    forgetCachedPages() {
+      homepageCache = null;
+    },
+
+    /** Search, a category (/browse/{id}) or a section (/more/{id}), a page at a time. */
+    async query(by: CardQuery, page: number, size: number): Promise<Page<VideoCard>> {
+      const [offset, limit] = [(page - 1) * size, size + 1];
+      let rows: { id: string }[];
+      if ('keyword' in by) rows = await repo.searchVideoIds(database.db, by.keyword, offset, limit);
+      else if ('tagId' in by) {
+        if (!(await repo.tagById(database.db, by.tagId))) throw new NotFound('No such category');
+        rows = await repo.tagVideoIds(database.db, by.tagId, offset, limit);
+      } else {
+        if (!(await repo.sectionById(database.db, by.sectionId))) throw new NotFound('No such section');
+        rows = await repo.sectionVideoIds(database.db, by.sectionId, offset, limit);
+      }
+      return pageOf(await cardsInOrder(rows.map((row) => row.id)), page, size);
+    },
+
+    async video(context: RequestContext, id: string): Promise<Video> {
+      const video = await repo.videoById(database.db, id);
+      if (!video) throw new NotFound('No such video');
+      const { userId } = context;
+      const [[card], episodes, favorited, resume] = await Promise.all([
+        cardsInOrder([id]),
+        repo.episodesOf(database.db, id),
+        userId ? viewers.isFavorite(userId, id) : false,
+        userId ? viewers.resumePoint(userId, id) : null,
+      ]);
+      const allowed = await Promise.all(episodes.map((episode) => entitlement.mayWatch(userId, watchable(video, episode))));
+      return {
+        ...card!,
+        description: video.description,
+        freeEpisodes: video.freeEpisodes,
+        priceCoins: video.priceCoins,
+        favorited,
+        resume,
+        episodes: episodes.map((episode, i) => ({
+          id: episode.id,
+          number: episode.number,
+          title: episode.title,
+          durationSeconds: episode.durationSeconds,
+          locked: !allowed[i],
+          ready: episode.status === 'ready',
+        })),
+      };
+    },
+
+    /** An episode to play, with a playback URL only a caller who may watch it receives. */
+    async episode(context: RequestContext, id: string): Promise<Episode> {
+      const episode = await repo.episodeById(database.db, id);
+      const video = episode && (await repo.videoById(database.db, episode.videoId));
+      if (!episode || !video) throw new NotFound('No such episode');
+      if (!(await entitlement.mayWatch(context.userId, watchable(video, episode)))) {
+        const balance = await entitlement.balanceOf(context.userId);
+        throw new PaymentRequired('This episode is locked', { episodeId: id, videoId: video.id, priceCoins: video.priceCoins, balance });
+      }
+      if (episode.status !== 'ready' || !episode.mediaPrefix) {
+        throw new Conflict(
+          episode.status === 'failed' ? 'This episode is not available' : 'This episode is still being prepared. Please try again in a minute.',
+        );
+      }
+      const grant = issuePlaybackGrant(deps.mediaSecret, id);
+      return {
+        id,
+        videoId: video.id,
+        number: episode.number,
+        title: episode.title,
+        durationSeconds: episode.durationSeconds,
+        nextEpisodeId: await repo.nextEpisodeId(database.db, video.id, episode.number),
+        playback: { url: `/media/g/${grant.token}/${episode.mediaPrefix}/master.m3u8`, expiresAt: grant.expiresAt.toISOString() },
+      };
+    },
+
+    /** The user service's view of the catalog (its CatalogDirectory port). */
+    directory: {
+      async cardsOf(videoIds: string[]): Promise<Map<string, VideoCard>> {
+        return new Map((await cardsInOrder([...new Set(videoIds)])).map((card) => [card.id, card]));
+      },
+      async episodeRef(episodeId: string) {
+        const episode = await repo.episodeById(database.db, episodeId);
+        return episode ? { videoId: episode.videoId, number: episode.number } : null;
+      },
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;
