@@ -43,16 +43,19 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
     const effects = (consumer: string) =>
       queryRows<{ event_id: string }>(database.db, sql`select event_id from effects where consumer = ${consumer}`);
 
-    async function publish(type: 'user.registered' | 'favorite.changed', data: Record<string, unknown>) {
+    // Payloads must match proto/: `n` travels as a favorite's video id.
+    async function publish(type: 'user.registered' | 'favorite.changed', n = 0) {
+      const data = type === 'favorite.changed' ? { videoId: String(n), favorite: true } : { email: `${n}@example.com`, wasGuest: false };
       return database.transaction((tx) => appendEvent(tx, context, type, data));
     }
+    const numberOf = (event: BusEvent) => Number(event.type === 'favorite.changed' ? event.data.videoId : String(event.data.email).split('@')[0]);
 
     it('delivers a committed event once, with its user and attribution', async () => {
       const seen: BusEvent[] = [];
       const b = bus();
       b.subscribe('test-consumer', ['user.registered'], async (event) => void seen.push(event));
       await b.start();
-      const sent = await publish('user.registered', { email: 'a@example.com' });
+      const sent = await publish('user.registered', 7);
       b.nudge();
       await eventually(() => seen.length === 1, 10_000, 'delivery');
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -62,7 +65,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
         type: 'user.registered',
         userId: 'u1',
         attribution: context.attribution,
-        data: { email: 'a@example.com' },
+        data: { email: '7@example.com', wasGuest: false },
       });
     });
 
@@ -73,11 +76,11 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       await b.start();
       await expect(
         database.transaction(async (tx) => {
-          await appendEvent(tx, context, 'user.registered', {});
+          await appendEvent(tx, context, 'user.registered', { email: 'x@example.com' });
           throw new Error('the change failed');
         }),
       ).rejects.toThrow('the change failed');
-      await publish('favorite.changed', {});
+      await publish('favorite.changed');
       await eventually(() => seen.length === 1, 10_000, 'delivery');
       expect(seen).toEqual(['favorite.changed']);
     });
@@ -88,12 +91,12 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       const second: number[] = [];
       const secondOther: number[] = [];
       const b = bus();
-      b.subscribe('first', ['favorite.changed'], async (event) => void first.push(event.data.n as number));
+      b.subscribe('first', ['favorite.changed'], async (event) => void first.push(numberOf(event)));
       b.subscribe('second', ['favorite.changed', 'user.registered'], async (event) =>
-        void (event.type === 'favorite.changed' ? second : secondOther).push(event.data.n as number),
+        void (event.type === 'favorite.changed' ? second : secondOther).push(numberOf(event)),
       );
       await b.start();
-      for (let n = 1; n <= 5; n++) await publish(n % 2 ? 'favorite.changed' : 'user.registered', { n });
+      for (let n = 1; n <= 5; n++) await publish(n % 2 ? 'favorite.changed' : 'user.registered', n);
       await eventually(() => second.length + secondOther.length === 5 && first.length === 3, 10_000, 'delivery');
       expect(first).toEqual([1, 3, 5]);
       expect(second).toEqual([1, 3, 5]);
@@ -109,7 +112,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
         if (calls < 3) throw new Error('temporary failure');
       });
       await b.start();
-      await publish('user.registered', {});
+      await publish('user.registered');
       await eventually(async () => (await effects('flaky')).length === 1, 15_000, 'the effect');
       expect(calls).toBe(3);
     });
@@ -118,12 +121,12 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       const delivered: number[] = [];
       const b = bus();
       b.subscribe('picky', ['favorite.changed'], async (event) => {
-        if (event.data.poison) throw new Error('cannot apply');
-        delivered.push(event.data.n as number);
+        if (numberOf(event) === 666) throw new Error('cannot apply');
+        delivered.push(numberOf(event));
       });
       await b.start();
-      const poisoned = await publish('favorite.changed', { poison: true });
-      await publish('favorite.changed', { n: 2 });
+      const poisoned = await publish('favorite.changed', 666);
+      await publish('favorite.changed', 2);
       await eventually(() => delivered.length === 1, 60_000, 'the event after the poisoned one');
       expect(delivered).toEqual([2]);
       const dead = await queryRows<{ event_id: string; error: string }>(database.db, sql`select event_id, error from platform.dead_events`);
@@ -140,7 +143,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       one.subscribe('shared', ['user.registered'], handler);
       two.subscribe('shared', ['user.registered'], handler);
       await Promise.all([one.start(), two.start()]);
-      for (let n = 0; n < 20; n++) await publish('user.registered', { n });
+      for (let n = 0; n < 20; n++) await publish('user.registered', n);
       await eventually(async () => (await effects('shared')).length === 20, 15_000, 'all effects');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await effects('shared')).toHaveLength(20);

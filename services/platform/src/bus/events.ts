@@ -1,29 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { checkPayload, type EventType } from '@cliffhanger/proto';
 import { sql } from 'drizzle-orm';
 import type { Attribution, RequestContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
 
-/** Every event on the bus (DESIGN.md "Ownership and flow"); schemas in proto/. */
-export const eventTypes = [
-  'user.registered',
-  'user.logged_in',
-  'history.recorded',
-  'favorite.changed',
-  'episode.unlocked',
-  'order.created',
-  'payment.succeeded',
-  'payment.failed',
-  'subscription.started',
-  'subscription.renewed',
-  'subscription.canceled',
-  'subscription.expired',
-  'statics.hit',
-  'upload.received',
-  'transcode.completed',
-  'transcode.failed',
-] as const;
-
-export type EventType = (typeof eventTypes)[number];
+export { eventTypes, type EventType } from '@cliffhanger/proto';
 
 export interface BusEvent<T = Record<string, unknown>> {
   id: string;
@@ -45,6 +26,7 @@ export async function appendEvent<T extends Record<string, unknown>>(
   data: T,
   userId: string | null = context.userId,
 ): Promise<BusEvent<T>> {
+  checkPayload(type, data);
   const event: BusEvent<T> = {
     id: randomUUID(),
     type,
