@@ -28,6 +28,7 @@ export function buildHlsInvocation(job: HlsJob): FfmpegInvocation {
   const { media, rungs, frameRate, segmentSeconds } = job;
   const n = rungs.length;
   const top = rungs[n - 1]!;
+  const posterFrame = Math.floor(posterSeconds(media.durationSeconds) * frameRate);
   const inputs = [{ source: job.input, options: [] as string[] }];
   let audioSource = `[0:a:0]`;
   if (!media.hasAudio) {
@@ -43,7 +44,8 @@ export function buildHlsInvocation(job: HlsJob): FfmpegInvocation {
     // instants in every rung; yuv420p keeps 10-bit or 4:2:2 sources inside the declared profiles.
     `[0:${media.videoStreamIndex}]fps=${frameRate},format=yuv420p,split=${n + 1}${rungs.map((_, i) => `[s${i}]`).join('')}[sp]`,
     ...rungs.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[v${i}]`),
-    `[sp]trim=start=${posterSeconds(media.durationSeconds)},scale=${top.width}:${top.height},setsar=1[poster]`,
+    // One frame by number: a time-based trim would keep scaling every later frame for nothing.
+    `[sp]trim=start_frame=${posterFrame}:end_frame=${posterFrame + 1},scale=${top.width}:${top.height},setsar=1[poster]`,
     `${audioSource}aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=${n}${rungs.map((_, i) => `[a${i}]`).join('')}`,
   ].join(';');
   const gop = String(frameRate * segmentSeconds);
