@@ -11,7 +11,8 @@ const optionalId = requiredText('Please choose a list', 100).optional();
 const listQuery = pagingSchema.extend({
   keyword: z
     .string({ message: 'Please enter what you are looking for' })
-    .transform((keyword) => keyword.trim().slice(0, MAX_KEYWORD_LENGTH))
+    // PostgreSQL text cannot hold NUL, and no control character means anything in a search.
+    .transform((keyword) => keyword.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, MAX_KEYWORD_LENGTH))
     .optional(),
   tagId: optionalId,
   sectionId: optionalId,
