@@ -15,13 +15,14 @@ await renderDemoEpisode({ outFile: input, seriesTitle: 'Benchmark Hearts', episo
 
 const bareDir = join(work, 'bare');
 const job = await planHlsJob({ input, outputDir: bareDir });
-const args = ffmpegArgs(buildHlsInvocation(job));
+const invocation = buildHlsInvocation(job);
+const args = ffmpegArgs(invocation);
 
 async function bare(): Promise<void> {
   await rm(bareDir, { recursive: true, force: true });
   await Promise.all(job.rungs.map((r) => mkdir(join(bareDir, r.name), { recursive: true })));
   await new Promise<void>((resolve, reject) => {
-    spawn(ffmpegPath(), args, { stdio: 'ignore' }).on('error', reject).on('exit', (code) => {
+    spawn(ffmpegPath(), args, { cwd: invocation.cwd, stdio: 'ignore' }).on('error', reject).on('exit', (code) => {
       if (code === 0) resolve();
       else reject(new Error(`ffmpeg exited with ${code}`));
     });

@@ -30,6 +30,7 @@ export interface DemoCoverOptions {
 /** A real, playable MP4 source (H.264 + AAC) standing in for an uploaded episode. */
 export async function renderDemoEpisode(options: DemoEpisodeOptions): Promise<void> {
   const { outFile, seriesTitle, episodeNumber, seconds, width = 480, height = 854, hue } = options;
+  if (width % 2 || height % 2) throw new RangeError(`H.264 4:2:0 needs even sizes, got ${width}x${height}`);
   const lines = wrapWords(seriesTitle, 14);
   await withTextFiles([`Episode ${episodeNumber}`, ...lines], async ([episodeFile, ...titleFiles]) => {
     const titleSize = fontSizeFor(seriesTitle, 14, width, 0.1);
@@ -83,7 +84,8 @@ export async function renderDemoCover(options: DemoCoverOptions): Promise<void> 
     await runFfmpeg({
       inputs: [{ source: `color=c=black:s=${gradientSize(width, height)}:d=1`, options: ['-f', 'lavfi'] }],
       filterComplex: `[0:v]${filters.join(',')}[v]`,
-      outputs: [{ target: outFile, options: ['-map', '[v]', '-frames:v', '1', '-q:v', '2'] }],
+      // -update 1: the image muxer would otherwise read a "%" in the file name as a frame-number pattern.
+      outputs: [{ target: outFile, options: ['-map', '[v]', '-frames:v', '1', '-q:v', '2', '-update', '1'] }],
     });
   });
 }

@@ -3,6 +3,8 @@ import { ffmpegPath } from './ffmpeg-paths.ts';
 
 /** One ffmpeg run as plain data, so the pipeline and a bare-ffmpeg baseline run the same thing. */
 export interface FfmpegInvocation {
+  /** Working directory that relative input and output names resolve against. */
+  cwd?: string;
   inputs: { source: string; options: string[] }[];
   filterComplex: string;
   outputs: { target: string; options: string[] }[];
@@ -28,7 +30,7 @@ export function ffmpegArgs(run: FfmpegInvocation): string[] {
 export function toFfmpegCommand(run: FfmpegInvocation): FfmpegCommand {
   // Options go in spread: given one array, fluent-ffmpeg splits any value holding a single space
   // ("/media/my show/seg_%03d.ts") into two arguments.
-  const command = ffmpeg().setFfmpegPath(ffmpegPath());
+  const command = ffmpeg({ cwd: run.cwd }).setFfmpegPath(ffmpegPath());
   for (const input of run.inputs) {
     command.input(input.source);
     if (input.options.length) command.inputOptions(...input.options);

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { FfmpegInvocation } from './ffmpeg-run.ts';
 import type { PlannedRung } from './ladder.ts';
 import type { MediaInfo } from './probe.ts';
@@ -29,8 +29,8 @@ export function buildHlsInvocation(job: HlsJob): FfmpegInvocation {
   const n = rungs.length;
   const top = rungs[n - 1]!;
   const posterFrame = Math.floor(posterSeconds(media.durationSeconds) * frameRate);
-  const inputs = [{ source: job.input, options: [] as string[] }];
-  let audioSource = `[0:a:0]`;
+  const inputs = [{ source: resolve(job.input), options: [] as string[] }];
+  let audioSource = '[0:a:0]';
   if (!media.hasAudio) {
     // Players stall or refuse to switch rungs when some variants lack an audio track; silence is cheap.
     inputs.push({
@@ -49,27 +49,26 @@ export function buildHlsInvocation(job: HlsJob): FfmpegInvocation {
     `${audioSource}aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=${n}${rungs.map((_, i) => `[a${i}]`).join('')}`,
   ].join(';');
   const gop = String(frameRate * segmentSeconds);
-  const outputs = rungs.map((r, i) => {
-    const dir = join(job.outputDir, r.name);
-    return {
-      target: join(dir, VARIANT_PLAYLIST),
-      options: [
-        '-map', `[v${i}]`, '-map', `[a${i}]`,
-        '-c:v', 'libx264', '-preset', job.preset, '-profile:v', r.profile, '-level:v', r.level.toFixed(1),
-        // Capped VBR: the cap and a two-second buffer keep segment peaks near the declared rate.
-        '-b:v', `${r.videoKbps}k`, '-maxrate', `${Math.round(r.videoKbps * 1.1)}k`, '-bufsize', `${r.videoKbps * 2}k`,
-        // Keyframes exactly every segment in every rung: switching rungs is then seamless.
-        '-g', gop, '-keyint_min', gop, '-sc_threshold', '0',
-        '-force_key_frames', `expr:gte(t,n_forced*${segmentSeconds})`,
-        '-c:a', 'aac', '-b:a', `${r.audioKbps}k`,
-        '-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod',
-        '-hls_flags', 'independent_segments', '-hls_segment_filename', join(dir, 'seg_%03d.ts'),
-      ],
-    };
-  });
+  const outputs = rungs.map((r, i) => ({
+    target: `${r.name}/${VARIANT_PLAYLIST}`,
+    options: [
+      '-map', `[v${i}]`, '-map', `[a${i}]`,
+      '-c:v', 'libx264', '-preset', job.preset, '-profile:v', r.profile, '-level:v', r.level.toFixed(1),
+      // Capped VBR: the cap and a two-second buffer keep segment peaks near the declared rate.
+      '-b:v', `${r.videoKbps}k`, '-maxrate', `${Math.round(r.videoKbps * 1.1)}k`, '-bufsize', `${r.videoKbps * 2}k`,
+      // Keyframes exactly every segment in every rung: switching rungs is then seamless.
+      '-g', gop, '-keyint_min', gop, '-sc_threshold', '0',
+      '-force_key_frames', `expr:gte(t,n_forced*${segmentSeconds})`,
+      '-c:a', 'aac', '-b:a', `${r.audioKbps}k`,
+      '-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod',
+      '-hls_flags', 'independent_segments', '-hls_segment_filename', `${r.name}/seg_%03d.ts`,
+    ],
+  }));
   outputs.push({
-    target: join(job.outputDir, POSTER_FILE),
+    target: POSTER_FILE,
     options: ['-map', '[poster]', '-frames:v', '1', '-q:v', '3'],
   });
-  return { inputs, filterComplex, outputs };
+  // Outputs are named relative to the ladder directory: muxers read their file names as printf
+  // templates, and a "%" in the caller's directory must not become one.
+  return { cwd: job.outputDir, inputs, filterComplex, outputs };
 }

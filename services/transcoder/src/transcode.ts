@@ -123,7 +123,12 @@ async function replaceDir(fresh: string, target: string): Promise<void> {
       throw error;
     },
   );
-  await rename(fresh, target);
+  try {
+    await rename(fresh, target);
+  } catch (error) {
+    if (hadOld) await rename(old, target);
+    throw error;
+  }
   if (hadOld) await rm(old, { recursive: true, force: true });
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidMediaError, probeMedia } from '../src/index.ts';
+import { InvalidMediaError, probeMedia, renderDemoCover } from '../src/index.ts';
 import { makeAudioOnly, makeClip, scratchDir } from './media.ts';
 
 describe('probeMedia', () => {
@@ -53,6 +53,12 @@ describe('probeMedia', () => {
     const file = join(dir.path, 'song.m4a');
     await makeAudioOnly(file);
     await expect(probeMedia(file)).rejects.toThrow(new InvalidMediaError('not a video file: it holds only audio', file));
+  });
+
+  it('a still picture uploaded by mistake is rejected as invalid media', async () => {
+    const file = join(dir.path, 'poster.jpg');
+    await renderDemoCover({ outFile: file, title: 'Poster', hue: 10, width: 90, height: 160 });
+    await expect(probeMedia(file)).rejects.toBeInstanceOf(InvalidMediaError);
   });
 
   it('a missing file is not invalid media: storage may catch up, so the job can retry', async () => {

@@ -27,6 +27,7 @@ function variants(master: string) {
 describe('transcodeToHls', () => {
   let dir: Awaited<ReturnType<typeof scratchDir>>;
   let source: string;
+  let mediaDir: string;
   let outputDir: string;
   let result: TranscodeResult;
   const progress: number[] = [];
@@ -34,7 +35,9 @@ describe('transcodeToHls', () => {
   beforeAll(async () => {
     dir = await scratchDir();
     source = join(dir.path, 'episode.mp4');
-    outputDir = join(dir.path, 'media', 'episode-1');
+    // A space and a percent sign: neither may be split into two arguments or read as a template.
+    mediaDir = join(dir.path, 'media 100%');
+    outputDir = join(mediaDir, 'episode-1');
     await makeClip(source, { seconds: 5, width: 480, height: 854 });
     result = await transcodeToHls({
       input: source, outputDir, segmentSeconds: 2, preset: 'ultrafast', onProgress: (p) => progress.push(p),
@@ -108,21 +111,21 @@ describe('transcodeToHls', () => {
   it('running the job again leaves exactly one ladder and nothing beside it', async () => {
     await writeFile(join(outputDir, 'stale-from-an-older-ladder.txt'), 'x');
     await transcodeToHls({ input: source, outputDir, segmentSeconds: 2, preset: 'ultrafast' });
-    expect(await readdir(join(dir.path, 'media'))).toEqual(['episode-1']);
+    expect(await readdir(mediaDir)).toEqual(['episode-1']);
     expect((await readdir(outputDir)).sort()).toEqual([...result.renditions.map((r) => r.name), 'master.m3u8', 'poster.jpg'].sort());
   });
 
   it('a rerun clears what a crashed attempt left behind', async () => {
-    await mkdir(join(dir.path, 'media', '.episode-1.tmp-crashed', '240p'), { recursive: true });
+    await mkdir(join(mediaDir, '.episode-1.tmp-crashed', '240p'), { recursive: true });
     await transcodeToHls({ input: source, outputDir, segmentSeconds: 2, preset: 'ultrafast' });
-    expect(await readdir(join(dir.path, 'media'))).toEqual(['episode-1']);
+    expect(await readdir(mediaDir)).toEqual(['episode-1']);
   });
 
   it('a corrupt re-upload fails as invalid media and leaves the published ladder alone', async () => {
     const bad = join(dir.path, 'bad.mp4');
     await writeFile(bad, randomBytes(32 * 1024));
     await expect(transcodeToHls({ input: bad, outputDir })).rejects.toBeInstanceOf(InvalidMediaError);
-    expect(await readdir(join(dir.path, 'media'))).toEqual(['episode-1']);
+    expect(await readdir(mediaDir)).toEqual(['episode-1']);
     expect(await readText(join(outputDir, 'master.m3u8'))).toContain('#EXT-X-STREAM-INF');
   });
 });
