@@ -12,7 +12,7 @@ afterAll(() => site?.close());
 
 describe('uploads through the admin API', () => {
   it('refuses every admin call without the right admin token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: 'Basic abc' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: 'Basic abc' }]) {
       const answer = await site.call('POST', '/api/admin/videos', { body: { title: 'Sneaky' }, headers });
       expect(answer.code).toBe(403);
     }
