@@ -21,9 +21,8 @@ export interface DemoCatalog {
   tagId: string;
   sectionId: string;
   /** A series whose first episode is free and ready to play. */
-  playable: CardLite & { episodes: EpisodeLite[] };
-  /** A series with a locked episode for a new guest. */
-  withLock: CardLite & { locked: EpisodeLite };
+  playable: CardLite & { firstEpisodeId: string };
+  series: CardLite[];
 }
 
 async function call<T>(baseUrl: string, path: string): Promise<T> {
@@ -32,6 +31,9 @@ async function call<T>(baseUrl: string, path: string): Promise<T> {
   if (envelope.code !== 200) throw new Error(`${path} answered ${envelope.code}`);
   return envelope.data;
 }
+
+const episodesOf = (baseUrl: string, videoId: string) =>
+  call<{ episodes: EpisodeLite[] }>(baseUrl, `/api/video?id=${encodeURIComponent(videoId)}`).then((video) => video.episodes);
 
 /** Waits for the backend's demo catalog: sections with series, and a first episode transcoded and ready. */
 export async function waitForDemoCatalog(baseUrl: string, timeoutMs = 360_000): Promise<DemoCatalog> {
@@ -42,22 +44,35 @@ export async function waitForDemoCatalog(baseUrl: string, timeoutMs = 360_000): 
   }, 3000);
   const tags = await call<Array<{ id: string }>>(baseUrl, '/api/tag');
   const cards = [...homepage.carousel.items, ...homepage.sections.flatMap((section) => section.items)];
-  const unique = [...new Map(cards.map((card) => [card.id, card])).values()];
+  const series = [...new Map(cards.map((card) => [card.id, { id: card.id, title: card.title }])).values()];
 
-  const found = await poll('a ready first episode and a locked episode', timeoutMs - (Date.now() - started), async () => {
-    let playable: DemoCatalog['playable'] | undefined;
-    let withLock: DemoCatalog['withLock'] | undefined;
-    for (const card of unique) {
-      const video = await call<{ episodes: EpisodeLite[] }>(baseUrl, `/api/video?id=${encodeURIComponent(card.id)}`);
-      const first = video.episodes[0];
-      if (!playable && first && first.ready && !first.locked) playable = { ...card, episodes: video.episodes };
-      const locked = video.episodes.find((episode) => episode.locked);
-      if (!withLock && locked) withLock = { ...card, locked };
-      if (playable && withLock) return { playable, withLock };
+  const playable = await poll('a ready first episode', timeoutMs - (Date.now() - started), async () => {
+    for (const card of series) {
+      const first = (await episodesOf(baseUrl, card.id))[0];
+      if (first?.ready && !first.locked) return { ...card, firstEpisodeId: first.id };
     }
     return undefined;
   }, 5000);
 
   const sectionId = homepage.sections.find((section) => section.items.length > 0)!.id;
-  return { tagId: tags[0]!.id, sectionId, ...found };
+  return { tagId: tags[0]!.id, sectionId, playable, series };
+}
+
+/** Waits until a series has an episode with this number that a new guest may watch. */
+export function waitForFreeEpisode(baseUrl: string, videoId: string, number: number, timeoutMs: number): Promise<EpisodeLite> {
+  return poll(`episode ${number} of ${videoId}`, timeoutMs, async () => {
+    const episode = (await episodesOf(baseUrl, videoId)).find((entry) => entry.number === number);
+    return episode?.ready && !episode.locked ? episode : undefined;
+  }, 5000);
+}
+
+/** Waits until some series lists an episode a new guest may not watch. */
+export function waitForLockedEpisode(baseUrl: string, series: CardLite[], timeoutMs: number): Promise<CardLite & { locked: EpisodeLite }> {
+  return poll('a locked episode', timeoutMs, async () => {
+    for (const card of series) {
+      const locked = (await episodesOf(baseUrl, card.id)).find((episode) => episode.locked);
+      if (locked) return { ...card, locked };
+    }
+    return undefined;
+  }, 10_000);
 }

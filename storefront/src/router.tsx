@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AppShell } from './components/AppShell';
+import { AppSplash } from './components/AppSplash';
 import { RouteError } from './components/RouteError';
 import { keepAttribution } from './lib/attribution';
 
@@ -19,6 +20,7 @@ export const routes: RouteObject[] = [
     id: 'root',
     Component: AppShell,
     ErrorBoundary: RouteError,
+    HydrateFallback: AppSplash,
     // Runs before every navigation: keeps token, fbclid and ttclid of the target URL (spec section 2).
     loader: ({ request }) => {
       keepAttribution(new URL(request.url).searchParams);

@@ -30,6 +30,7 @@ function sentHeaders(): Record<string, string> {
 
 beforeEach(() => {
   localStorage.clear();
+  keepUserToken('user-token-9');
   calls = [];
   toasts = [];
   pixels = [];
@@ -49,7 +50,6 @@ afterEach(() => {
 describe('the API client', () => {
   it('sends the referrer token, user token and both click ids from local storage on every call', async () => {
     keepAttribution('?token=ref-7&fbclid=fb-1&ttclid=tt-2');
-    keepUserToken('user-token-9');
     answer({ code: 200, message: 'ok', data: [] });
 
     await api.get('/api/tag');
@@ -82,7 +82,6 @@ describe('the API client', () => {
   });
 
   it('repeats the user token header when cookies are disabled', async () => {
-    keepUserToken('user-token-9');
     vi.spyOn(navigator, 'cookieEnabled', 'get').mockReturnValue(false);
     answer({ code: 200, message: 'ok', data: null });
 
@@ -93,7 +92,6 @@ describe('the API client', () => {
   });
 
   it('does not repeat the token while cookies work', async () => {
-    keepUserToken('user-token-9');
     answer({ code: 200, message: 'ok', data: null });
     await api.get('/api/user');
     expect(sentHeaders().token).toBeUndefined();
@@ -148,6 +146,34 @@ describe('the API client', () => {
     stop();
     expect(signals).toEqual([{ kind: 'login-required' }, { kind: 'unlock-required', locked }]);
     expect(toasts).toEqual([]);
+  });
+
+  it('makes a first-time visitor’s calls wait for the one current-user call, and sends them with its guest token', async () => {
+    localStorage.clear();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        calls.push({ url, init });
+        const isIdentity = url === '/api/user';
+        await new Promise((resolve) => setTimeout(resolve, isIdentity ? 20 : 0));
+        return new Response(JSON.stringify({ code: 200, message: 'ok', data: isIdentity ? { id: 'guest-1' } : [] }), {
+          headers: isIdentity ? { 'x-user-token': 'guest-token' } : {},
+        });
+      }),
+    );
+
+    const [history, user, favorites] = await Promise.all([
+      api.get('/api/user/history', { page: 1, size: 50 }),
+      api.get('/api/user'),
+      api.get('/api/user/favorite', { page: 1, size: 20 }),
+    ]);
+
+    expect(user).toEqual({ id: 'guest-1' });
+    expect([history, favorites]).toEqual([[], []]);
+    expect(calls.map((call) => call.url)).toEqual(['/api/user', '/api/user/history?page=1&size=50', '/api/user/favorite?page=1&size=20']);
+    expect((calls[0]!.init.headers as Record<string, string>)['x-user-token']).toBeUndefined();
+    expect((calls[1]!.init.headers as Record<string, string>)['x-user-token']).toBe('guest-token');
+    expect((calls[2]!.init.headers as Record<string, string>)['x-user-token']).toBe('guest-token');
   });
 
   it('gives up after 100000 ms', async () => {

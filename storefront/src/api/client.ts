@@ -110,8 +110,25 @@ function failAtHttpLevel(path: string, status: number, message: string, data: un
   throw new ApiError(status, message, data, status);
 }
 
-/** The one HTTP client of the storefront: envelope, headers and failures as spec sections 7 and 8 say. */
+const IDENTITY_PATH = '/api/user';
+let identifying: Promise<unknown> | null = null;
+
+/**
+ * The one HTTP client of the storefront: envelope, headers and failures as spec sections 7 and 8 say.
+ * A first-time visitor has no user token yet: every call waits for the one current-user call that
+ * makes the guest, so calls sent at the same moment neither fail with 401 nor make several guests.
+ */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  if (readAttribution().userToken) return send<T>(method, path, options);
+  identifying ??= send('GET', IDENTITY_PATH, {}).finally(() => {
+    identifying = null;
+  });
+  if (method === 'GET' && path === IDENTITY_PATH) return identifying as Promise<T>;
+  await identifying.catch(() => undefined);
+  return send<T>(method, path, options);
+}
+
+async function send<T>(method: string, path: string, options: RequestOptions): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   const hasBody = method !== 'GET' && method !== 'HEAD';
