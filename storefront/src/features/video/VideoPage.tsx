@@ -85,7 +85,6 @@ export function VideoPage() {
     <div className="watch">
       <div className="watch__stage">
         <Player
-          key={current?.id}
           url={episode.data?.playback.url}
           poster={data.cover}
           startAt={startAt}
