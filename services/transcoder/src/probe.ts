@@ -33,9 +33,8 @@ export async function probeMedia(file: string): Promise<MediaInfo> {
   const { size } = await stat(file);
   if (size === 0) throw new InvalidMediaError('not a video file: the file is empty', file);
 
-  const data = await runFfprobe(file).catch(() => {
-    throw new InvalidMediaError('not a video file: its format is not recognised', file);
-  });
+  const data = await runFfprobe(file);
+  if (!data) throw new InvalidMediaError('not a video file: its format is not recognised', file);
   const video = data.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   if (!video || NOT_VIDEO_FORMATS.test(data.format.format_name ?? '')) {
     const what = data.streams.some((s) => s.codec_type === 'audio') ? 'it holds only audio' : 'it holds no moving picture';
@@ -79,13 +78,18 @@ interface ProbeData {
 }
 
 // ffprobe's own JSON rather than fluent-ffmpeg's ffprobe(): the JSON keeps side data (rotation)
-// structured, and the run needs its own environment (see ffprobeEnv).
-async function runFfprobe(file: string): Promise<ProbeData> {
+// structured, and the run needs its own environment (see ffprobeEnv). Null when ffprobe cannot
+// read the file; a missing binary or a crashed ffprobe is our fault and rejects as such.
+async function runFfprobe(file: string): Promise<ProbeData | null> {
   const args = ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file];
-  const { stdout } = await execFileAsync(ffprobePath(), args, { env: ffprobeEnv(), maxBuffer: 16 << 20 });
-  const data = JSON.parse(stdout) as Partial<ProbeData>;
-  if (!data.format || !data.streams) throw new Error('ffprobe found no container');
-  return { streams: data.streams, format: data.format };
+  const result = await execFileAsync(ffprobePath(), args, { env: ffprobeEnv(), maxBuffer: 16 << 20 }).catch(
+    (error: NodeJS.ErrnoException & { code?: number | string }) => {
+      if (typeof error.code === 'number') return null;
+      throw error;
+    },
+  );
+  const data = result && (JSON.parse(result.stdout) as Partial<ProbeData>);
+  return data?.format && data.streams ? { streams: data.streams, format: data.format } : null;
 }
 
 // Newer ffprobe reports rotation as display-matrix side data, older muxers as a "rotate" tag.

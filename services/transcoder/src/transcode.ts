@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { FfmpegError, runFfmpeg } from './ffmpeg-run.ts';
 import { POSTER_FILE, VARIANT_PLAYLIST, buildHlsInvocation, type HlsJob } from './hls-command.ts';
 import { outputFrameRate, planLadder } from './ladder.ts';
@@ -56,7 +56,7 @@ export async function planHlsJob(options: Omit<TranscodeOptions, 'onProgress'>):
 // One attempt per outputDir at a time is the job runner's promise; leftovers of a crashed attempt
 // are cleared by the next one.
 export async function transcodeToHls(options: TranscodeOptions): Promise<TranscodeResult> {
-  const outputDir = options.outputDir.replace(/\/+$/, '');
+  const outputDir = resolve(options.outputDir);
   const planned = await planHlsJob({ ...options, outputDir });
   await removeLeftovers(outputDir);
   const workDir = siblingPath(outputDir, 'tmp');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LADDER, planLadder } from '../src/index.ts';
+import { LADDER, outputFrameRate, planLadder } from '../src/index.ts';
 
 const names = (w: number, h: number) => planLadder(w, h).map((r) => r.name);
 const sizes = (w: number, h: number) => planLadder(w, h).map((r) => `${r.width}x${r.height}`);
@@ -73,5 +73,17 @@ describe('planLadder', () => {
     const rates = planLadder(1080, 1920).map((r) => r.videoKbps);
     expect(rates).toEqual([...rates].sort((a, b) => a - b));
     expect(new Set(rates).size).toBe(rates.length);
+  });
+});
+
+describe('outputFrameRate', () => {
+  it.each([
+    [23.976, 24],
+    [25, 25],
+    [29.97, 30],
+    [59.94, 30],
+    [120, 30],
+  ])('a %f fps source is encoded at a whole %i fps, at most 30', (source, expected) => {
+    expect(outputFrameRate(source)).toBe(expected);
   });
 });

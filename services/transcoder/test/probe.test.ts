@@ -61,6 +61,19 @@ describe('probeMedia', () => {
     await expect(probeMedia(file)).rejects.toBeInstanceOf(InvalidMediaError);
   });
 
+  it('a broken ffprobe install is not blamed on the upload', async () => {
+    const file = join(dir.path, 'fine.mp4');
+    await makeClip(file, { seconds: 1, width: 160, height: 90 });
+    process.env.FFPROBE_PATH = join(dir.path, 'no-such-ffprobe');
+    try {
+      const error = await probeMedia(file).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(InvalidMediaError);
+    } finally {
+      delete process.env.FFPROBE_PATH;
+    }
+  });
+
   it('a missing file is not invalid media: storage may catch up, so the job can retry', async () => {
     const error = await probeMedia(join(dir.path, 'missing.mp4')).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(InvalidMediaError);

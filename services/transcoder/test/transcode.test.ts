@@ -58,6 +58,7 @@ describe('transcodeToHls', () => {
     const master = await readText(join(outputDir, result.master));
     expect(master).toMatch(/^#EXTM3U\n#EXT-X-VERSION:\d+\n/);
     const declared = variants(master);
+    expect(declared[0]!.uri, 'players start on the first variant').toBe('480p/index.m3u8');
     expect(declared.map((v) => v.uri).sort()).toEqual(result.renditions.map((r) => r.playlist).sort());
     for (const r of result.renditions) {
       const v = declared.find((d) => d.uri === r.playlist)!;
