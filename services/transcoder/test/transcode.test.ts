@@ -95,6 +95,13 @@ describe('transcodeToHls', () => {
     }
   });
 
+  it('a player reading the master playlist finds every rung with its picture and sound', async () => {
+    const streams = await probeStreams(join(outputDir, result.master));
+    const pictures = streams.filter((s) => s.codec_type === 'video').map((s) => `${s.width}x${s.height}`);
+    expect(pictures.sort()).toEqual(result.renditions.map((r) => `${r.width}x${r.height}`).sort());
+    expect(streams.filter((s) => s.codec_name === 'aac')).toHaveLength(result.renditions.length);
+  });
+
   it('writes a JPEG poster at the top rung size', async () => {
     const poster = join(outputDir, result.poster);
     expect(await isJpeg(poster)).toBe(true);
