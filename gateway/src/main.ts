@@ -1,23 +1,25 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { ConfigError, createPlatform, loadConfig, startPlatform, stopPlatform } from '@cliffhanger/platform';
-import { composeEmbedded } from './compose.ts';
+import { composeTarget } from './targets.ts';
 
-// `npm start`: the whole site in one process (TARGET=all), embedded defaults unless configured.
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
+// `npm start`: the whole site in one process (TARGET=all), embedded defaults unless configured;
+// in the distributed deployment the same entry point runs one part, chosen by TARGET.
+/** A configuration mistake stops the start with one line naming it. */
+async function orStop<T>(step: () => Promise<T> | T): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     process.exit(1);
   }
-  throw error;
 }
 
+const config = await orStop(() => loadConfig());
 const platform = await createPlatform(config);
 const { logger } = platform;
-const { app, catalog } = await composeEmbedded(platform, {});
+const { app, startBackground } = await orStop(() => composeTarget(platform));
 await startPlatform(platform);
 
 const server: Server = app.listen(config.PORT, config.HOST);
@@ -26,9 +28,9 @@ const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
 logger.info(
   { database: platform.database.kind, bus: platform.bus.kind, queue: platform.queue.kind, dataDir: config.dataDir },
-  `Cliffhanger is serving at http://${config.HOST}:${port}`,
+  `Cliffhanger (${config.TARGET}) is serving at http://${config.HOST}:${port}`,
 );
-const catalogWork = catalog.startBackground({ demo: config.DEMO });
+const background = startBackground?.();
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -36,7 +38,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   const forced = setTimeout(() => process.exit(1), 10_000).unref();
-  catalogWork.stop();
+  background?.stop();
   server.close();
   server.closeAllConnections();
   await stopPlatform(platform).catch((error) => logger.error({ err: error }, 'shutdown failed'));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 
 /**
  * A server secret from the environment. On a laptop (embedded, no DATABASE_URL) one is made once
@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 export function serverSecret(config: Config, name: 'MEDIA_SECRET'): string {
   const fromEnv = config[name];
   if (fromEnv) return fromEnv;
-  if (config.DATABASE_URL && config.TARGET !== 'all') throw new Error(`config: ${name}: required when services run apart`);
+  if (config.DATABASE_URL && config.TARGET !== 'all') throw new ConfigError(`config: ${name}: required when services run apart`);
   const file = path.join(config.dataDir, 'secrets', `${name.toLowerCase()}`);
   try {
     return fs.readFileSync(file, 'utf8').trim();

@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, eventually, realDatabaseUrl, realRedisUrl, tempDir } from '@cliffhanger/platform/testing';
+import { renderDemoEpisode } from '@cliffhanger/transcoder';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const targets = ['user', 'catalog', 'transcoder', 'gateway'] as const;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// The distributed deployment, as separate processes sharing a real PostgreSQL and Redis: only the
+// real-servers pass of npm test has them.
+describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (a process per part)', () => {
+  const processes: ChildProcess[] = [];
+  const logs: string[] = [];
+  let gateway = '';
+  let ports: Record<(typeof targets)[number], number>;
+  let dropDatabase: () => Promise<void> = async () => {};
+  const admin = { authorization: 'Bearer distributed-admin-token' };
+
+  beforeAll(async () => {
+    const scratch = await createScratchDatabase();
+    dropDatabase = scratch.drop;
+    ports = Object.fromEntries(await Promise.all(targets.map(async (target) => [target, await freePort()] as const))) as typeof ports;
+    const dataDir = tempDir('distributed-');
+    const shared = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: scratch.url,
+      REDIS_URL: realRedisUrl!,
+      QUEUE_PREFIX: `distributed-${Date.now()}`,
+      DATA_DIR: dataDir,
+      DEMO: '0',
+      MEDIA_SECRET: 'distributed-media-secret-0123456789abcdef',
+      INTERNAL_TOKEN: 'distributed-internal-token',
+      ADMIN_TOKEN: 'distributed-admin-token',
+      USER_SERVICE_URL: `http://127.0.0.1:${ports.user}`,
+      CATALOG_SERVICE_URL: `http://127.0.0.1:${ports.catalog}`,
+    };
+    for (const target of targets) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
+        cwd: root,
+        env: { ...process.env, ...shared, TARGET: target, PORT: String(ports[target]) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
+      child.stderr!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
+      processes.push(child);
+      // Services migrate their schemas at start; the next one waits until this one answers.
+      await eventually(
+        () => fetch(`http://127.0.0.1:${ports[target]}/readyz`).then((r) => r.ok, () => false),
+        60_000,
+        `${target} to be ready:\n${logs.join('')}`,
+      );
+    }
+    gateway = `http://127.0.0.1:${ports.gateway}`;
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(
+      processes.map((child) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))))),
+    );
+    await dropDatabase();
+  }, 60_000);
+
+  async function call(method: string, route: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+    const response = await fetch(gateway + route, {
+      method,
+      headers: { 'content-type': 'application/json', ...(options.token ? { 'x-user-token': options.token } : {}), ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    return { status: response.status, headers: response.headers, ...(await response.json()) };
+  }
+
+  it('signs a guest up and in through the gateway and the user service', async () => {
+    const guest = await call('GET', '/api/user');
+    expect(guest.data.kind).toBe('guest');
+    const token = guest.headers.get('x-user-token');
+    const email = `apart${Date.now()}@example.com`;
+    const member = await call('POST', '/api/user/register', { token, body: { email, password: 'apart-pass-1', confirmPassword: 'apart-pass-1' } });
+    expect(member.data).toMatchObject({ id: guest.data.id, kind: 'member', email });
+    const login = await call('POST', '/api/user/login', { body: { email, password: 'apart-pass-1' } });
+    expect(login.code).toBe(200);
+    const logout = await call('POST', '/api/user/logout', { token: login.headers.get('x-user-token'), body: {} });
+    expect(logout.code).toBe(200);
+    expect((await call('GET', '/api/user/favorite', { token: login.headers.get('x-user-token') })).code).toBe(401);
+  });
+
+  it('transcodes an upload in the transcoder process and plays it through the gateway', async () => {
+    const series = await call('POST', '/api/admin/videos', { headers: admin, body: { title: 'Apart Together', tags: ['Romance'], freeEpisodes: 1, priceCoins: 30 } });
+    expect(series.code).toBe(200);
+    const videoId = series.data.video.id;
+    const clip = path.join(tempDir('clip-'), 'episode.mp4');
+    await renderDemoEpisode({ outFile: clip, seriesTitle: 'Apart Together', episodeNumber: 1, seconds: 2, width: 240, height: 426, hue: 200 });
+    const upload = await fetch(`${gateway}/api/admin/videos/${videoId}/episodes?number=1`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'video/mp4' },
+      body: fs.readFileSync(clip),
+    }).then((response) => response.json());
+    expect(upload.code).toBe(200);
+
+    const video = await eventually(async () => {
+      const answer = await call('GET', `/api/video?id=${videoId}`);
+      return answer.data?.episodes?.[0]?.ready ? answer.data : null;
+    }, 120_000, `the episode to be ready:\n${logs.join('')}`);
+    const episode = await call('GET', `/api/video/episode?id=${video.episodes[0].id}`);
+    const master = await fetch(new URL(episode.data.playback.url, gateway));
+    expect(master.status).toBe(200);
+    expect(await master.text()).toMatch(/^#EXTM3U/);
+
+    const token = (await call('GET', '/api/user')).headers.get('x-user-token')!;
+    expect((await call('POST', '/api/user/favorite', { token, body: { videoId } })).code).toBe(200);
+    const favorites = await call('GET', '/api/user/favorite', { token });
+    expect(favorites.data.items).toMatchObject([{ id: videoId, title: 'Apart Together' }]);
+  }, 180_000);
+
+  it('refuses calls to a service that do not come through the gateway', async () => {
+    const direct = await fetch(`http://127.0.0.1:${ports.user}/api/user`).then((response) => response.json());
+    expect(direct).toMatchObject({ code: 403, message: 'Internal calls only' });
+    const forged = await fetch(`http://127.0.0.1:${ports.catalog}/internal/catalog/cards?ids=x`, { headers: { 'x-internal-token': 'guess' } });
+    expect(await forged.json()).toMatchObject({ code: 403 });
+  });
+});
