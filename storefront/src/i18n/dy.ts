@@ -53,6 +53,7 @@ export const dy: Messages = {
   'video.freeEpisodes': 'Die ersten {count} Folgen sind kostenlos',
   'video.resume': 'Folge {n} bei {time} fortsetzen',
   'video.notFound': 'Diese Serie wurde nicht gefunden.',
+  'video.moreLikeThis': 'Mehr davon',
   'video.description': 'Über diese Serie',
   'player.play': 'Abspielen',
   'player.pause': 'Pause',

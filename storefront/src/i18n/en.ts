@@ -51,6 +51,7 @@ export const en = {
   'video.freeEpisodes': 'First {count} episodes free',
   'video.resume': 'Resume episode {n} at {time}',
   'video.notFound': 'This series could not be found.',
+  'video.moreLikeThis': 'More like this',
   'video.description': 'About this series',
   'player.play': 'Play',
   'player.pause': 'Pause',

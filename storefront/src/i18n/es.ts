@@ -52,6 +52,7 @@ export const es: Messages = {
   'video.freeEpisodes': 'Los primeros {count} episodios son gratis',
   'video.resume': 'Continuar el episodio {n} en {time}',
   'video.notFound': 'No se encontró esta serie.',
+  'video.moreLikeThis': 'Más como esta',
   'video.description': 'Sobre esta serie',
   'player.play': 'Reproducir',
   'player.pause': 'Pausa',

@@ -53,6 +53,7 @@ export const fy: Messages = {
   'video.freeEpisodes': 'Les {count} premiers épisodes sont gratuits',
   'video.resume': "Reprendre l'épisode {n} à {time}",
   'video.notFound': 'Cette série est introuvable.',
+  'video.moreLikeThis': 'Dans le même genre',
   'video.description': 'À propos de cette série',
   'player.play': 'Lecture',
   'player.pause': 'Pause',

@@ -52,6 +52,7 @@ export const pt: Messages = {
   'video.freeEpisodes': 'Os primeiros {count} episódios são grátis',
   'video.resume': 'Continuar o episódio {n} em {time}',
   'video.notFound': 'Esta série não foi encontrada.',
+  'video.moreLikeThis': 'Mais como esta',
   'video.description': 'Sobre esta série',
   'player.play': 'Reproduzir',
   'player.pause': 'Pausar',

@@ -137,7 +137,7 @@ export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious
   return (
     <div
       ref={stage}
-      className={`player ${controlsShown || !playing ? 'player--controls' : ''}`}
+      className={`player ${controlsShown || !playing ? 'player--controls' : ''} ${playing ? '' : 'player--paused'}`}
       tabIndex={0}
       role="region"
       aria-label={t('player.label')}

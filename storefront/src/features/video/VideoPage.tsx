@@ -7,6 +7,7 @@ import { formatClock, formatCount } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { EpisodeGrid } from './EpisodeGrid';
+import { MoreLikeThis } from './MoreLikeThis';
 import { Player } from './Player';
 import { useEpisode, useResumePoint, useToggleFavorite, useVideo } from './queries';
 import { ShareButton } from './ShareButton';
@@ -141,6 +142,7 @@ export function VideoPage() {
           {data.freeEpisodes > 0 && <span className="watch__free">{t('video.freeEpisodes', { count: data.freeEpisodes })}</span>}
         </div>
         <EpisodeGrid episodes={episodes} currentId={current?.id} onSelect={select} />
+        <MoreLikeThis video={data} />
       </div>
     </div>
   );
