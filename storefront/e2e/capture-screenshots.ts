@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForDemoCatalog } from './catalog';
+import type { Page } from 'playwright-core';
 import { launchChromium, REPO_ROOT, startSite } from './harness';
 
 const SIZES = [
@@ -13,6 +14,9 @@ const SIZES = [
 
 const outDir = join(REPO_ROOT, 'docs', 'screenshots');
 mkdirSync(outDir, { recursive: true });
+
+// Toasts are transient; a screenshot shows the page once they have gone.
+const toastsGone = (page: Page) => page.waitForFunction(() => !document.querySelector('.toast'), undefined, { timeout: 10_000 });
 
 const site = process.env.BASE_URL ? null : await startSite();
 const baseUrl = process.env.BASE_URL ?? site!.baseUrl;
@@ -27,16 +31,18 @@ try {
     await page.goto('/');
     await page.locator('.row .tile').first().waitFor();
     await page.waitForFunction(() => [...document.querySelectorAll('.lazy-image')].slice(0, 8).every((image) => image.getAttribute('data-state') !== 'loading'));
+    await toastsGone(page);
     await page.screenshot({ path: join(outDir, `home-${size.name}.png`) });
 
     await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}`);
     await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 2, undefined, { timeout: 90_000 });
+    await toastsGone(page);
     await page.mouse.move(size.viewport.width / 2, size.viewport.height / 3);
     await page.screenshot({ path: join(outDir, `video-${size.name}.png`) });
 
     await page.goto(`/search?q=${encodeURIComponent(keyword)}`);
     await page.locator('.poster-grid .tile').first().waitFor();
-    await page.waitForTimeout(800);
+    await toastsGone(page);
     await page.screenshot({ path: join(outDir, `search-${size.name}.png`) });
     await context.close();
   }

@@ -22,7 +22,9 @@ export function OrderEasyPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const orderId = params.get('orderId') ?? '';
-  const plan = usePlans().data?.find((entry) => entry.id === params.get('planId'));
+  const plans = usePlans();
+  const plan = plans.data?.find((entry) => entry.id === params.get('planId'));
+  const unavailable = plans.error instanceof ApiError && plans.error.code === 404;
   const user = useCurrentUser().data;
   const pay = usePay();
   const idempotencyKey = useRef(newIdempotencyKey());
@@ -83,6 +85,11 @@ export function OrderEasyPage() {
   return (
     <div className="page checkout">
       <h1 className="page__title">{t('order.title')}</h1>
+      {unavailable && (
+        <p className="notice checkout__unavailable" role="status">
+          {t('shop.unavailable')}
+        </p>
+      )}
       {plan && (
         <section className="checkout__summary" aria-label={t('order.summary')}>
           <span>{plan.title}</span>
