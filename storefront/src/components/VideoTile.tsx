@@ -25,7 +25,7 @@ export function VideoTile({ video, eager, caption, onOpen }: VideoTileProps) {
         </span>
       </span>
       <span className="tile__title">{video.title}</span>
-      <span className="tile__meta">{caption ?? t('card.episodes', { count: video.episodeCount })}</span>
+      <span className="tile__meta">{caption ?? t(video.episodeCount === 1 ? 'card.episode' : 'card.episodes', { count: video.episodeCount })}</span>
     </Link>
   );
 }

@@ -34,6 +34,8 @@ export const dy: Messages = {
   'home.watchNow': 'Jetzt ansehen',
   'home.all': 'Alle',
   'home.slide': 'Folie {n} von {total}',
+  'card.episode': '{count} Folge',
+  'card.play': '{count} Aufruf',
   'card.episodes': '{count} Folgen',
   'card.plays': '{count} Aufrufe',
   'browse.title': 'Entdecken',

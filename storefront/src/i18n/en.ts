@@ -32,6 +32,8 @@ export const en = {
   'home.watchNow': 'Watch now',
   'home.all': 'All',
   'home.slide': 'Slide {n} of {total}',
+  'card.episode': '{count} episode',
+  'card.play': '{count} play',
   'card.episodes': '{count} episodes',
   'card.plays': '{count} plays',
   'browse.title': 'Browse',

@@ -33,6 +33,8 @@ export const es: Messages = {
   'home.watchNow': 'Ver ahora',
   'home.all': 'Todo',
   'home.slide': 'Diapositiva {n} de {total}',
+  'card.episode': '{count} episodio',
+  'card.play': '{count} reproducción',
   'card.episodes': '{count} episodios',
   'card.plays': '{count} reproducciones',
   'browse.title': 'Explorar',

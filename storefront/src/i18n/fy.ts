@@ -34,6 +34,8 @@ export const fy: Messages = {
   'home.watchNow': 'Regarder',
   'home.all': 'Tout',
   'home.slide': 'Diapositive {n} sur {total}',
+  'card.episode': '{count} épisode',
+  'card.play': '{count} lecture',
   'card.episodes': '{count} épisodes',
   'card.plays': '{count} lectures',
   'browse.title': 'Parcourir',

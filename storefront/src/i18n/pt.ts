@@ -33,6 +33,8 @@ export const pt: Messages = {
   'home.watchNow': 'Assistir agora',
   'home.all': 'Tudo',
   'home.slide': 'Slide {n} de {total}',
+  'card.episode': '{count} episódio',
+  'card.play': '{count} visualização',
   'card.episodes': '{count} episódios',
   'card.plays': '{count} visualizações',
   'browse.title': 'Explorar',

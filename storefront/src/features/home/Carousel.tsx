@@ -72,7 +72,8 @@ export function Carousel({ title, items }: CarouselProps) {
               </ul>
               <h3 className="carousel__name">{video.title}</h3>
               <p className="carousel__meta">
-                {t('card.episodes', { count: video.episodeCount })} · {t('card.plays', { count: video.playCount.toLocaleString('en-US') })}
+                {t(video.episodeCount === 1 ? 'card.episode' : 'card.episodes', { count: video.episodeCount })} ·{' '}
+                {t(video.playCount === 1 ? 'card.play' : 'card.plays', { count: video.playCount.toLocaleString('en-US') })}
               </p>
               <Link to={`/videos/${encodeURIComponent(video.id)}`} className="button button--primary">
                 <PlayIcon size={18} /> {t('home.watchNow')}

@@ -104,7 +104,7 @@ export function VideoPage() {
         <p className="watch__meta">
           {current && <span>{t('video.episodeN', { n: current.number })} / {data.episodeCount}</span>}
           <span>
-            <PlayIcon size={12} /> {t('video.plays', { count: formatCount(data.playCount) })}
+            <PlayIcon size={12} /> {t(data.playCount === 1 ? 'card.play' : 'video.plays', { count: formatCount(data.playCount) })}
           </span>
         </p>
         <ul className="chips chips--small">
