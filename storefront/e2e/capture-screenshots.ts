@@ -20,9 +20,10 @@ const toastsGone = (page: Page) => page.waitForFunction(() => !document.querySel
 
 const site = process.env.BASE_URL ? null : await startSite();
 const baseUrl = process.env.BASE_URL ?? site!.baseUrl;
+const running = site ?? { baseUrl, assertRunning: () => undefined };
 const browser = await launchChromium();
 try {
-  const catalog = await waitForDemoCatalog(baseUrl);
+  const catalog = await waitForDemoCatalog(running);
   const keyword = catalog.playable.title.split(/\s+/)[0]!.slice(0, 4);
   for (const size of SIZES) {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.isMobile });

@@ -1,4 +1,4 @@
-import { poll } from './harness';
+import { poll, type RunningSite } from './harness';
 
 interface Envelope<T> {
   code: number;
@@ -32,13 +32,19 @@ async function call<T>(baseUrl: string, path: string): Promise<T> {
   return envelope.data;
 }
 
-const episodesOf = (baseUrl: string, videoId: string) =>
-  call<{ episodes: EpisodeLite[] }>(baseUrl, `/api/video?id=${encodeURIComponent(videoId)}`).then((video) => video.episodes);
+type Site = Pick<RunningSite, 'baseUrl' | 'assertRunning'>;
+
+const episodesOf = (site: Site, videoId: string) => {
+  site.assertRunning();
+  return call<{ episodes: EpisodeLite[] }>(site.baseUrl, `/api/video?id=${encodeURIComponent(videoId)}`).then((video) => video.episodes);
+};
 
 /** Waits for the backend's demo catalog: sections with series, and a first episode transcoded and ready. */
-export async function waitForDemoCatalog(baseUrl: string, timeoutMs = 360_000): Promise<DemoCatalog> {
+export async function waitForDemoCatalog(site: Site, timeoutMs = 360_000): Promise<DemoCatalog> {
+  const { baseUrl } = site;
   const started = Date.now();
   const homepage = await poll('a homepage with series', timeoutMs, async () => {
+    site.assertRunning();
     const data = await call<{ carousel: { items: CardLite[] }; sections: Array<{ id: string; items: CardLite[] }> }>(baseUrl, '/api/homepage');
     return data.sections.some((section) => section.items.length > 0) ? data : undefined;
   }, 3000);
@@ -48,7 +54,7 @@ export async function waitForDemoCatalog(baseUrl: string, timeoutMs = 360_000): 
 
   const playable = await poll('a ready first episode', timeoutMs - (Date.now() - started), async () => {
     for (const card of series) {
-      const first = (await episodesOf(baseUrl, card.id))[0];
+      const first = (await episodesOf(site, card.id))[0];
       if (first?.ready && !first.locked) return { ...card, firstEpisodeId: first.id };
     }
     return undefined;
@@ -59,18 +65,18 @@ export async function waitForDemoCatalog(baseUrl: string, timeoutMs = 360_000): 
 }
 
 /** Waits until a series has an episode with this number that a new guest may watch. */
-export function waitForFreeEpisode(baseUrl: string, videoId: string, number: number, timeoutMs: number): Promise<EpisodeLite> {
+export function waitForFreeEpisode(site: Site, videoId: string, number: number, timeoutMs: number): Promise<EpisodeLite> {
   return poll(`episode ${number} of ${videoId}`, timeoutMs, async () => {
-    const episode = (await episodesOf(baseUrl, videoId)).find((entry) => entry.number === number);
+    const episode = (await episodesOf(site, videoId)).find((entry) => entry.number === number);
     return episode?.ready && !episode.locked ? episode : undefined;
   }, 5000);
 }
 
 /** Waits until some series lists an episode a new guest may not watch. */
-export function waitForLockedEpisode(baseUrl: string, series: CardLite[], timeoutMs: number): Promise<CardLite & { locked: EpisodeLite }> {
+export function waitForLockedEpisode(site: Site, series: CardLite[], timeoutMs: number): Promise<CardLite & { locked: EpisodeLite }> {
   return poll('a locked episode', timeoutMs, async () => {
     for (const card of series) {
-      const locked = (await episodesOf(baseUrl, card.id)).find((episode) => episode.locked);
+      const locked = (await episodesOf(site, card.id)).find((episode) => episode.locked);
       if (locked) return { ...card, locked };
     }
     return undefined;

@@ -23,6 +23,8 @@ export const CHROMIUM_ARGS = [
 export interface RunningSite {
   baseUrl: string;
   output: () => string;
+  /** Throws, with the server's last output, when the server has exited; long waits call it to fail fast. */
+  assertRunning: () => void;
   stop: () => Promise<void>;
 }
 
@@ -37,6 +39,9 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The site's process is gone: waiting longer cannot help. */
+export class SiteExited extends Error {}
+
 export async function poll<T>(what: string, timeoutMs: number, attempt: () => Promise<T | undefined>, everyMs = 1000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -45,6 +50,7 @@ export async function poll<T>(what: string, timeoutMs: number, attempt: () => Pr
       const value = await attempt();
       if (value !== undefined) return value;
     } catch (error) {
+      if (error instanceof SiteExited) throw error;
       lastError = error;
     }
     await new Promise((resolve) => setTimeout(resolve, everyMs));
@@ -58,7 +64,9 @@ export async function poll<T>(what: string, timeoutMs: number, attempt: () => Pr
  */
 export async function startSite(): Promise<RunningSite> {
   const existing = process.env.E2E_BASE_URL;
-  if (existing) return { baseUrl: existing.replace(/\/$/, ''), output: () => '', stop: async () => undefined };
+  if (existing) {
+    return { baseUrl: existing.replace(/\/$/, ''), output: () => '', assertRunning: () => undefined, stop: async () => undefined };
+  }
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cliffhanger-e2e-'));
   let log = '';
@@ -78,6 +86,9 @@ export async function startSite(): Promise<RunningSite> {
   });
 
   const baseUrl = `http://127.0.0.1:${port}`;
+  const assertRunning = () => {
+    if (exited) throw new SiteExited(`the server exited:\n${log}`);
+  };
   const stop = async () => {
     if (!exited) {
       const gone = new Promise((resolve) => child.once('exit', resolve));
@@ -90,7 +101,7 @@ export async function startSite(): Promise<RunningSite> {
   };
   try {
     await poll('GET /readyz', 180_000, async () => {
-      if (exited) throw new Error(`the server exited:\n${log}`);
+      assertRunning();
       const response = await fetch(`${baseUrl}/readyz`);
       return response.status === 200 ? true : undefined;
     });
@@ -98,7 +109,7 @@ export async function startSite(): Promise<RunningSite> {
     await stop();
     throw error;
   }
-  return { baseUrl, output: () => log, stop };
+  return { baseUrl, output: () => log, assertRunning, stop };
 }
 
 export function launchChromium(): Promise<Browser> {

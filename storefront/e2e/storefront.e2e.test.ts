@@ -16,7 +16,7 @@ const LOCKED_EPISODE_TIMEOUT_MS = 1_500_000;
 
 beforeAll(async () => {
   site = await startSite();
-  catalog = await waitForDemoCatalog(site.baseUrl);
+  catalog = await waitForDemoCatalog(site);
   browser = await launchChromium();
   viewer = await newContext();
 }, 600_000);
@@ -234,7 +234,7 @@ describe('the storefront against the real site', () => {
   });
 
   it('on a phone, has a bottom tab bar and a swipe up on the player opens the next episode', async () => {
-    const second = await waitForFreeEpisode(site.baseUrl, catalog.playable.id, 2, SECOND_EPISODE_TIMEOUT_MS);
+    const second = await waitForFreeEpisode(site, catalog.playable.id, 2, SECOND_EPISODE_TIMEOUT_MS);
     const phone = await browser.newContext({ baseURL: site.baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await newPage(phone);
     await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}`);
@@ -254,7 +254,7 @@ describe('the storefront against the real site', () => {
   }, SECOND_EPISODE_TIMEOUT_MS + 120_000);
 
   it('moves between episodes from the keyboard', async () => {
-    const second = await waitForFreeEpisode(site.baseUrl, catalog.playable.id, 2, SECOND_EPISODE_TIMEOUT_MS);
+    const second = await waitForFreeEpisode(site, catalog.playable.id, 2, SECOND_EPISODE_TIMEOUT_MS);
     const page = await newPage(viewer);
     await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}?ep=${encodeURIComponent(catalog.playable.firstEpisodeId)}`);
     await page.getByRole('region', { name: 'Video player' }).focus();
@@ -266,7 +266,7 @@ describe('the storefront against the real site', () => {
   }, SECOND_EPISODE_TIMEOUT_MS + 120_000);
 
   it('opens the unlock sheet for a locked episode', async () => {
-    const withLock = await waitForLockedEpisode(site.baseUrl, catalog.series, LOCKED_EPISODE_TIMEOUT_MS);
+    const withLock = await waitForLockedEpisode(site, catalog.series, LOCKED_EPISODE_TIMEOUT_MS);
     const page = await newPage(viewer);
     await page.goto(`/videos/${encodeURIComponent(withLock.id)}`);
     await page.getByTestId(`episode-${withLock.locked.number}`).click();
