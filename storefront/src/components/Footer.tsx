@@ -21,7 +21,7 @@ export function Footer({ onLogout }: { onLogout?: () => void }) {
           <Logo />
           <p>{t('app.tagline')}</p>
         </div>
-        <nav aria-label="Footer">
+        <nav aria-label={t('nav.footer')}>
           <ul className="footer__links">
             {FOOTER_LINKS.map((link) => (
               <li key={link.to}>

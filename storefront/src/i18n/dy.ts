@@ -10,6 +10,7 @@ export const dy: Messages = {
   'nav.me': 'Ich',
   'nav.categories': 'Kategorien',
   'nav.main': 'Hauptmenü',
+  'nav.footer': 'Seitenlinks',
   'nav.skip': 'Zum Inhalt springen',
   'nav.signIn': 'Anmelden',
   'nav.account': 'Konto',

@@ -8,6 +8,7 @@ export const en = {
   'nav.me': 'Me',
   'nav.categories': 'Categories',
   'nav.main': 'Main',
+  'nav.footer': 'Site links',
   'nav.skip': 'Skip to content',
   'nav.signIn': 'Sign in',
   'nav.account': 'Account',

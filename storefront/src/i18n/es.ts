@@ -9,6 +9,7 @@ export const es: Messages = {
   'nav.me': 'Yo',
   'nav.categories': 'Categorías',
   'nav.main': 'Principal',
+  'nav.footer': 'Enlaces del sitio',
   'nav.skip': 'Saltar al contenido',
   'nav.signIn': 'Iniciar sesión',
   'nav.account': 'Cuenta',

@@ -10,6 +10,7 @@ export const fy: Messages = {
   'nav.me': 'Moi',
   'nav.categories': 'Catégories',
   'nav.main': 'Principale',
+  'nav.footer': 'Liens du site',
   'nav.skip': 'Aller au contenu',
   'nav.signIn': 'Se connecter',
   'nav.account': 'Compte',

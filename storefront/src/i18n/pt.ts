@@ -9,6 +9,7 @@ export const pt: Messages = {
   'nav.me': 'Eu',
   'nav.categories': 'Categorias',
   'nav.main': 'Principal',
+  'nav.footer': 'Links do site',
   'nav.skip': 'Pular para o conteúdo',
   'nav.signIn': 'Entrar',
   'nav.account': 'Conta',
