@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import { failure, type Platform } from '@cliffhanger/platform';
 import { requestContext, type Authenticate } from './context.ts';
 import { apiNotFound, errorEnvelope } from './errors.ts';
-import { operationsRoutes } from './operations.ts';
+import { operationsRoutes, type Readiness } from './operations.ts';
 import { storefrontHandler } from './storefront.ts';
 
 export interface GatewayOptions {
@@ -15,6 +15,7 @@ export interface GatewayOptions {
   routes: (authLimiter: express.RequestHandler) => Router[];
   /** The built storefront, served with history-mode fallback; null serves only the API. */
   storefrontDir: string | null;
+  readiness?: Readiness;
 }
 
 /** The only thing the browser talks to: /api/*, /media/*, operations and the storefront. */
@@ -44,7 +45,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   );
   app.use(compression({ filter: (req, res) => !req.path.startsWith('/media/') && compression.filter(req, res) }));
   app.use(measure(platform.metrics));
-  app.use(operationsRoutes(platform));
+  app.use(operationsRoutes(platform, options.readiness));
 
   // Any JSON value parses; a body of the wrong shape is a 422 from the route's schema, not a 400.
   app.use('/api', express.json({ limit: '64kb', strict: false }));

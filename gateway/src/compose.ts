@@ -44,6 +44,7 @@ export async function composeEmbedded(platform: Platform, options: ComposeOption
     authenticate: users.authenticate,
     routes: (authLimiter) => [userRoutes(users, authLimiter), ...catalog.routes()],
     storefrontDir: options.storefrontDir === undefined ? storefrontDist : options.storefrontDir,
+    readiness: catalog.notReadyBecause,
   });
   return { app, users, catalog };
 }

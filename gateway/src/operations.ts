@@ -1,8 +1,11 @@
 import { Router } from 'express';
 import { failure, ok, type Platform } from '@cliffhanger/platform';
 
-/** /healthz (the process answers), /readyz (database reachable), /metrics (Prometheus). */
-export function operationsRoutes(platform: Pick<Platform, 'database' | 'metrics'>): Router {
+/** Why a part cannot serve yet (still starting), or null. */
+export type Readiness = () => Promise<string | null>;
+
+/** /healthz (the process answers), /readyz (database reachable, nothing still starting), /metrics (Prometheus). */
+export function operationsRoutes(platform: Pick<Platform, 'database' | 'metrics'>, readiness?: Readiness): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json(ok({ status: 'alive' }));
@@ -10,6 +13,11 @@ export function operationsRoutes(platform: Pick<Platform, 'database' | 'metrics'
   router.get('/readyz', async (_req, res) => {
     try {
       await platform.database.ping();
+      const starting = await readiness?.();
+      if (starting) {
+        res.status(503).json(failure(503, `starting: ${starting}`));
+        return;
+      }
       res.json(ok({ status: 'ready', database: platform.database.kind }));
     } catch (error) {
       res.status(503).json(failure(503, `not ready: ${(error as Error).message}`));

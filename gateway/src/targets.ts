@@ -90,7 +90,7 @@ export async function composeTarget(platform: Platform): Promise<Composition> {
         transcoder: transcodeRequests(platform.queue),
       });
       return {
-        app: createServiceApp(platform, token, [...catalog.routes(), catalogInternalRoutes(catalog.service)]),
+        app: createServiceApp(platform, token, [...catalog.routes(), catalogInternalRoutes(catalog.service)], catalog.notReadyBecause),
         startBackground: () => catalog.startBackground({ demo: config.DEMO }),
       };
     }

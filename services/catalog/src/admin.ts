@@ -40,7 +40,7 @@ export interface AdminEpisode {
   number: number;
   title: string;
   /** "processing" while a transcoder works on it. */
-  status: 'pending' | 'processing' | 'ready' | 'failed';
+  status: 'planned' | 'pending' | 'processing' | 'ready' | 'failed';
   progress: number;
   durationSeconds: number;
   error: string | null;
@@ -85,7 +85,7 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
 
   async function presentEpisode(episode: EpisodeRow): Promise<AdminEpisode> {
     const progress: TranscodeProgress | null =
-      episode.status === 'pending' ? await transcoder.progressOf({ episodeId: episode.id, uploadId: episode.uploadId }) : null;
+      episode.status === 'pending' && episode.uploadId ? await transcoder.progressOf({ episodeId: episode.id, uploadId: episode.uploadId }) : null;
     return {
       id: episode.id,
       videoId: episode.videoId,
@@ -155,7 +155,9 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
       const sourceKey = `uploads/${id}/${uploadId}${extension}`;
       await storage.putFile(sourceKey, upload.file);
       const added = await database.transaction(async (tx) => {
-        const inserted = await repo.insertEpisode(tx, { id, videoId, number, title: upload.title || `Episode ${number}`, uploadId, sourceKey });
+        const inserted =
+          (await repo.attachUpload(tx, id, { uploadId, sourceKey, ...(upload.title ? { title: upload.title } : {}) })) ||
+          (await repo.insertEpisode(tx, { id, videoId, number, title: upload.title || `Episode ${number}`, uploadId, sourceKey }));
         if (!inserted) return false;
         await appendEvent(tx, context, 'upload.received', { episodeId: id, videoId, episodeNumber: number, uploadId, sourceKey });
         return true;
@@ -168,6 +170,18 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
       deps.onChange();
       await transcoder.request({ episodeId: id, sourceKey, uploadId }, transcodePriorityOf(number));
       return admin.episode(id);
+    },
+
+    /**
+     * Announces episodes 1..count of a series before their files exist, so viewers see the whole
+     * series (and which episodes are locked) while the files are still being made.
+     */
+    async planEpisodes(videoId: string, count: number, titleOf: (number: number) => string = (n) => `Episode ${n}`): Promise<void> {
+      await database.transaction(async (tx) => {
+        for (let number = 1; number <= count; number++)
+          await repo.insertEpisode(tx, { id: `${videoId}-ep${number}`, videoId, number, title: titleOf(number), status: 'planned' });
+      });
+      deps.onChange();
     },
 
     async episode(id: string): Promise<AdminEpisode> {
@@ -192,8 +206,9 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
     /** Asks the queue again for every episode still waiting; the queue ignores what it already has. */
     async resumeTranscodes(): Promise<number> {
       const pending = await repo.pendingEpisodes(database.db);
+      // A pending episode always has its upload (a database constraint says so).
       for (const episode of pending)
-        await transcoder.request({ episodeId: episode.id, sourceKey: episode.sourceKey, uploadId: episode.uploadId }, transcodePriorityOf(episode.number));
+        await transcoder.request({ episodeId: episode.id, sourceKey: episode.sourceKey!, uploadId: episode.uploadId! }, transcodePriorityOf(episode.number));
       return pending.length;
     },
 

@@ -40,6 +40,7 @@ export async function seedDemoCatalog(deps: DemoSeedDeps): Promise<void> {
     await database.transaction((tx) => repo.ensureTags(tx, catalog.tags));
     for (const series of catalog.series) {
       const { video } = await admin.createSeries(series);
+      await admin.planEpisodes(video.id, series.episodes);
       if (video.cover) continue;
       const cover = join(work, `${series.id}.jpg`);
       await renderDemoCover({ outFile: cover, title: series.title, hue: series.hue });
@@ -52,7 +53,7 @@ export async function seedDemoCatalog(deps: DemoSeedDeps): Promise<void> {
     for (let number = 1; number <= longest; number++) {
       for (const series of catalog.series.filter((s) => s.episodes >= number)) {
         if (signal.aborted) return;
-        if (await repo.episodeById(database.db, `${series.id}-ep${number}`)) continue;
+        if ((await repo.episodeById(database.db, `${series.id}-ep${number}`))?.status !== 'planned') continue;
         while ((await repo.countPending(database.db)) >= MAX_WAITING_UPLOADS) await sleep(1_000, undefined, { signal });
         const file = join(work, `${series.id}-${number}.mp4`);
         await renderDemoEpisode({

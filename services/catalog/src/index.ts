@@ -8,6 +8,7 @@ import { seedDemoCatalog } from './demo.ts';
 import { subscribeCatalogConsumers } from './events.ts';
 import { mediaRoutes } from './media-routes.ts';
 import { freeEpisodesOnly, type EntitlementPolicy, type Transcoder, type ViewerLists } from './ports.ts';
+import { catalogRepository } from './repository.ts';
 import { catalogRoutes } from './routes.ts';
 import { createCatalogService } from './service.ts';
 
@@ -46,6 +47,15 @@ export function createCatalog(platform: Platform, ports: CatalogPorts) {
     service,
     admin,
     directory: catalogClientInProcess(service),
+
+    /**
+     * Why this catalog cannot serve viewers yet, or null. With the demo on, a site with nothing
+     * to play is still starting: ready once the first episode has been transcoded.
+     */
+    async notReadyBecause(): Promise<string | null> {
+      if (!config.DEMO || (await catalogRepository.hasReadyEpisode(database.db))) return null;
+      return 'the demo catalog is preparing its first episode';
+    },
     routes: () => [
       catalogRoutes(service),
       adminRoutes(admin, { adminToken: config.ADMIN_TOKEN, incomingDir: path.join(config.dataDir, 'incoming') }),

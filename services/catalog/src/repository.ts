@@ -173,6 +173,16 @@ export const catalogRepository = {
     return true;
   },
 
+  /** Gives a planned episode its first upload; false when the episode is not (or no longer) planned. */
+  async attachUpload(db: Executor, id: string, upload: { uploadId: string; sourceKey: string; title?: string }): Promise<boolean> {
+    const attached = await db
+      .update(episodes)
+      .set({ status: 'pending', uploadId: upload.uploadId, sourceKey: upload.sourceKey, ...(upload.title ? { title: upload.title } : {}) })
+      .where(and(eq(episodes.id, id), eq(episodes.status, 'planned')))
+      .returning({ id: episodes.id });
+    return attached.length > 0;
+  },
+
   /** Applies a transcode outcome to the episode it was made for, unless a newer upload replaced it. */
   async finishEpisode(
     db: Executor,
@@ -225,6 +235,11 @@ export const catalogRepository = {
 
   async hasVideos(db: Executor): Promise<boolean> {
     const [row] = await db.select({ id: videos.id }).from(videos).limit(1);
+    return Boolean(row);
+  },
+
+  async hasReadyEpisode(db: Executor): Promise<boolean> {
+    const [row] = await db.select({ id: episodes.id }).from(episodes).where(eq(episodes.status, 'ready')).limit(1);
     return Boolean(row);
   },
 

@@ -31,7 +31,7 @@ export const videoTags = catalog.table(
   (table) => [primaryKey({ columns: [table.videoId, table.tagId] })],
 );
 
-export type EpisodeStatus = 'pending' | 'ready' | 'failed';
+export type EpisodeStatus = 'planned' | 'pending' | 'ready' | 'failed';
 
 export const episodes = catalog.table('episodes', {
   id: text('id').primaryKey(),
@@ -39,9 +39,9 @@ export const episodes = catalog.table('episodes', {
   number: integer('number').notNull(),
   title: text('title').notNull(),
   durationSeconds: integer('duration_seconds').notNull().default(0),
-  status: text('status', { enum: ['pending', 'ready', 'failed'] }).notNull().default('pending'),
-  uploadId: text('upload_id').notNull(),
-  sourceKey: text('source_key').notNull(),
+  status: text('status', { enum: ['planned', 'pending', 'ready', 'failed'] }).notNull().default('pending'),
+  uploadId: text('upload_id'),
+  sourceKey: text('source_key'),
   mediaPrefix: text('media_prefix'),
   error: text('error'),
   createdAt: at('created_at').notNull().defaultNow(),

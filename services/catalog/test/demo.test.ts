@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@cliffhanger/platform/testing';
 import { seedDemoCatalog, type DemoCatalog } from '../src/index.ts';
-import { startSite, type Site } from './harness.ts';
+import { makeClip, startSite, type Site } from './harness.ts';
 
 // The demo catalog's shape at a size two shared cores render in seconds.
 const tiny: DemoCatalog = {
@@ -60,4 +60,21 @@ describe('the demo catalog', () => {
       await other.close();
     }
   }, 60_000);
+});
+
+describe('readiness with the demo catalog on', () => {
+  it('is not ready until something can be played', async () => {
+    const starting = await startSite({ DEMO: '1' });
+    try {
+      const before = await fetch(`${starting.url}/readyz`);
+      expect(before.status).toBe(503);
+      expect(await before.json()).toMatchObject({ code: 503, message: 'starting: the demo catalog is preparing its first episode' });
+      const video = await starting.series({ title: 'Warm Up' });
+      const upload = await starting.upload(video, await makeClip());
+      await starting.settled(upload.data.id);
+      expect((await fetch(`${starting.url}/readyz`)).status).toBe(200);
+    } finally {
+      await starting.close();
+    }
+  }, 120_000);
 });

@@ -40,6 +40,27 @@ describe('uploads through the admin API', () => {
     expect(series.data.episodes).toHaveLength(1);
   });
 
+  it('shows every planned episode of a series before its file arrives, and fills one in on upload', async () => {
+    const video = await site.series({ title: 'Coming Soon', freeEpisodes: 1, priceCoins: 25 });
+    await site.catalog.admin.planEpisodes(video, 3);
+    const planned = await site.call('GET', `/api/video?id=${video}`);
+    expect(planned.data.episodes).toMatchObject([
+      { number: 1, ready: false, locked: false },
+      { number: 2, ready: false, locked: true },
+      { number: 3, ready: false, locked: true },
+    ]);
+    expect((await site.call('GET', `/api/video/episode?id=${video}-ep2`)).code).toBe(402);
+    expect((await site.call('GET', `/api/video/episode?id=${video}-ep1`)).code).toBe(409);
+
+    const upload = await site.upload(video, clip, '?number=1');
+    expect(upload.data).toMatchObject({ id: `${video}-ep1`, number: 1 });
+    expect(await site.settled(upload.data.id)).toMatchObject({ status: 'ready' });
+    const series = await site.admin('GET', `/api/admin/videos/${video}`);
+    expect(series.data.episodeCount).toBe(3);
+    expect(series.data.episodes.map((episode: { status: string }) => episode.status)).toEqual(['ready', 'planned', 'planned']);
+    expect((await site.upload(video, clip, '?number=1')).code).toBe(409);
+  });
+
   it('fails a corrupt upload clearly without wedging the queue', async () => {
     const video = await site.series({ title: 'Broken Reel' });
     const corrupt = await site.upload(video, notAVideo);
