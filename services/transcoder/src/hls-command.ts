@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { FfmpegInvocation } from './ffmpeg-run.ts';
-import type { PlannedRung } from './ladder.ts';
+import { QUALITY_CRF, type PlannedRung } from './ladder.ts';
 import type { MediaInfo } from './probe.ts';
 
 export const POSTER_FILE = 'poster.jpg';
@@ -54,8 +54,8 @@ export function buildHlsInvocation(job: HlsJob): FfmpegInvocation {
     options: [
       '-map', `[v${i}]`, '-map', `[a${i}]`,
       '-c:v', 'libx264', '-preset', job.preset, '-profile:v', r.profile, '-level:v', r.level.toFixed(1),
-      // Capped VBR: the cap and a two-second buffer keep segment peaks near the declared rate.
-      '-b:v', `${r.videoKbps}k`, '-maxrate', `${Math.round(r.videoKbps * 1.1)}k`, '-bufsize', `${r.videoKbps * 2}k`,
+      // Capped CRF: constant quality, with the rung's rate as a ceiling over any two seconds.
+      '-crf', String(QUALITY_CRF), '-maxrate', `${r.videoKbps}k`, '-bufsize', `${r.videoKbps * 2}k`,
       // Keyframes exactly every segment in every rung: switching rungs is then seamless.
       '-g', gop, '-keyint_min', gop, '-sc_threshold', '0',
       '-force_key_frames', `expr:gte(t,n_forced*${segmentSeconds})`,

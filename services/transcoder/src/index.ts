@@ -1,6 +1,6 @@
 export { ffmpegPath, ffprobeEnv, ffprobePath } from './ffmpeg-paths.ts';
 export { InvalidMediaError, probeMedia, type MediaInfo } from './probe.ts';
-export { LADDER, MAX_FRAME_RATE, outputFrameRate, planLadder, type H264Profile, type PlannedRung, type Rung } from './ladder.ts';
+export { LADDER, MAX_FRAME_RATE, QUALITY_CRF, outputFrameRate, planLadder, type H264Profile, type PlannedRung, type Rung } from './ladder.ts';
 export {
   MASTER_PLAYLIST, planHlsJob, transcodeToHls, type Rendition, type TranscodeOptions, type TranscodeResult,
 } from './transcode.ts';

@@ -4,6 +4,7 @@ export interface Rung {
   /** "360p" names the SHORT side, so a 9:16 short-drama clip's 360p is 360x640. */
   name: string;
   shortSide: number;
+  /** Ceiling of the video bitrate (the VBV rate); easy scenes spend less. */
   videoKbps: number;
   audioKbps: number;
   profile: H264Profile;
@@ -20,6 +21,12 @@ export const LADDER: readonly Rung[] = [
   { name: '720p', shortSide: 720, videoKbps: 2800, audioKbps: 128, profile: 'high', level: 3.1 },
   { name: '1080p', shortSide: 1080, videoKbps: 5000, audioKbps: 160, profile: 'high', level: 4.0 },
 ];
+
+/**
+ * x264 quality target under each rung's ceiling: a dialogue close-up needs far fewer bits than
+ * a crowd scene, and constant quality lets it take only those instead of padding to a bitrate.
+ */
+export const QUALITY_CRF = 23;
 
 /** Higher rates only cost bits on dialogue scenes, and fixed rates keep segment GOPs aligned. */
 export const MAX_FRAME_RATE = 30;
