@@ -16,6 +16,8 @@ export interface GatewayOptions {
   /** The built storefront, served with history-mode fallback; null serves only the API. */
   storefrontDir: string | null;
   readiness?: Readiness;
+  /** /media: mounted ahead of the page middleware (security headers, compression) it has no use for. */
+  media?: express.RequestHandler;
 }
 
 /** The only thing the browser talks to: /api/*, /media/*, operations and the storefront. */
@@ -26,6 +28,8 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.set('etag', false);
 
+  app.use(measure(platform.metrics));
+  if (options.media) app.use(options.media);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -43,8 +47,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(compression({ filter: (req, res) => !req.path.startsWith('/media/') && compression.filter(req, res) }));
-  app.use(measure(platform.metrics));
+  app.use(compression());
   app.use(operationsRoutes(platform, options.readiness));
 
   // Any JSON value parses; a body of the wrong shape is a 422 from the route's schema, not a 400.

@@ -45,6 +45,7 @@ export async function composeEmbedded(platform: Platform, options: ComposeOption
     routes: (authLimiter) => [userRoutes(users, authLimiter), ...catalog.routes()],
     storefrontDir: options.storefrontDir === undefined ? storefrontDist : options.storefrontDir,
     readiness: catalog.notReadyBecause,
+    media: catalog.mediaRoutes(),
   });
   return { app, users, catalog };
 }

@@ -63,10 +63,11 @@ export async function composeTarget(platform: Platform): Promise<Composition> {
             next();
           });
           router.use('/api/user', toUser);
-          router.use(['/api/tag', '/api/homepage', '/api/video', '/api/admin', '/media'], toCatalog);
+          router.use(['/api/tag', '/api/homepage', '/api/video', '/api/admin'], toCatalog);
           return [router];
         },
         storefrontDir: storefrontDist,
+        media: Router().use('/media', toCatalog),
       });
       return { app };
     }
@@ -90,7 +91,7 @@ export async function composeTarget(platform: Platform): Promise<Composition> {
         transcoder: transcodeRequests(platform.queue),
       });
       return {
-        app: createServiceApp(platform, token, [...catalog.routes(), catalogInternalRoutes(catalog.service)], catalog.notReadyBecause),
+        app: createServiceApp(platform, token, [catalog.mediaRoutes(), ...catalog.routes(), catalogInternalRoutes(catalog.service)], catalog.notReadyBecause),
         startBackground: () => catalog.startBackground({ demo: config.DEMO }),
       };
     }

@@ -56,11 +56,9 @@ export function createCatalog(platform: Platform, ports: CatalogPorts) {
       if (!config.DEMO || (await catalogRepository.hasReadyEpisode(database.db))) return null;
       return 'the demo catalog is preparing its first episode';
     },
-    routes: () => [
-      catalogRoutes(service),
-      adminRoutes(admin, { adminToken: config.ADMIN_TOKEN, incomingDir: path.join(config.dataDir, 'incoming') }),
-      mediaRoutes(storage, mediaSecret),
-    ],
+    routes: () => [catalogRoutes(service), adminRoutes(admin, { adminToken: config.ADMIN_TOKEN, incomingDir: path.join(config.dataDir, 'incoming') })],
+    /** /media: covers, playlists and segments, the hottest path of the site. */
+    mediaRoutes: () => mediaRoutes(storage, mediaSecret),
 
     /**
      * Work that runs beside serving, once the platform has started: queue again any transcode a
