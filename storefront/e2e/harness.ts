@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,15 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Builds storefront/dist from the current sources, as `npm start` does before it starts the gateway. */
+function buildStorefront(): void {
+  if (process.env.E2E_SKIP_BUILD === '1') return;
+  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
+    cwd: join(REPO_ROOT, 'storefront'),
+    stdio: 'inherit',
+  });
+}
+
 /** The site's process is gone: waiting longer cannot help. */
 export class SiteExited extends Error {}
 
@@ -67,6 +76,7 @@ export async function startSite(): Promise<RunningSite> {
   if (existing) {
     return { baseUrl: existing.replace(/\/$/, ''), output: () => '', assertRunning: () => undefined, stop: async () => undefined };
   }
+  buildStorefront();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cliffhanger-e2e-'));
   let log = '';
