@@ -10,7 +10,7 @@ import { createPlatform, loadConfig, systemContext } from '@cliffhanger/platform
 import { tempDir } from '@cliffhanger/platform/testing';
 import { demoCatalog } from '@cliffhanger/catalog';
 import { composeEmbedded } from '../gateway/src/compose.ts';
-import { report, requestsPerSecond, startServer } from './lib.ts';
+import { interleaved, report, startServer } from './lib.ts';
 
 const role = process.env.BENCH_ROLE;
 const script = path.relative(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url));
@@ -45,21 +45,7 @@ if (role === 'gateway') {
   const payloadFile = path.join(tempDir('bench-payload-'), 'homepage.json');
   fs.writeFileSync(payloadFile, await (await fetch(gateway.url)).text());
   const bare = await startServer(script, { BENCH_ROLE: 'bare', BENCH_PAYLOAD: payloadFile });
-  const [gatewayRps, bareRps] = await interleaved(gateway.url, bare.url);
+  const [gatewayRps, bareRps] = await interleaved([{ url: gateway.url }, { url: bare.url }]);
   await Promise.all([gateway.stop(), bare.stop()]);
-  report('homepage', ['gateway', gatewayRps], ['bare express', bareRps], 0.5);
-}
-
-/**
- * Both sides in turns, three rounds of 2 s (after each side's 1 s warm-up), the median of each:
- * on shared cores a neighbour's burst then slows both sides alike instead of only one.
- */
-async function interleaved(subject: string, baseline: string): Promise<[number, number]> {
-  const rounds: [number[], number[]] = [[], []];
-  for (let round = 0; round < 3; round++) {
-    rounds[0].push(await requestsPerSecond(subject, {}, 2));
-    rounds[1].push(await requestsPerSecond(baseline, {}, 2));
-  }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
-  return [median(rounds[0]), median(rounds[1])];
+  report('homepage', ['gateway', gatewayRps!], ['bare express', bareRps!], 0.5);
 }

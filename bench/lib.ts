@@ -45,6 +45,17 @@ export async function requestsPerSecond(url: string, headers: Record<string, str
   return result.requests.average;
 }
 
+/**
+ * Every side in turns, three rounds of 2 s (after a 1 s warm-up each), the median of each side:
+ * on shared cores a neighbour's burst then slows all sides alike instead of only one.
+ */
+export async function interleaved(sides: { url: string; headers?: Record<string, string> }[]): Promise<number[]> {
+  const rounds: number[][] = sides.map(() => []);
+  for (let round = 0; round < 3; round++)
+    for (const [i, side] of sides.entries()) rounds[i]!.push(await requestsPerSecond(side.url, side.headers, 2));
+  return rounds.map((values) => [...values].sort((a, b) => a - b)[1]!);
+}
+
 const rps = (value: number) => `${Math.round(value).toLocaleString('en-US')} rps`;
 
 /** The one line a benchmark prints: the figure as a ratio against its baseline from the same run. */

@@ -1,13 +1,8 @@
 /** What the user service needs from other services, answered by their typed clients. */
 
-export interface VideoCard {
-  id: string;
-  title: string;
-  cover: string;
-  tags: string[];
-  episodeCount: number;
-  playCount: number;
-}
+import type { VideoCard } from '@cliffhanger/catalog';
+
+export type { VideoCard };
 
 export interface CatalogDirectory {
   /** Cards of the videos that exist, by id; unknown ids are left out. */
