@@ -9,7 +9,7 @@ import { operationsRoutes, type Readiness } from './operations.ts';
 import { storefrontHandler } from './storefront.ts';
 
 export interface GatewayOptions {
-  platform: Pick<Platform, 'database' | 'metrics' | 'logger' | 'config'>;
+  platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger' | 'config'>;
   authenticate: Authenticate;
   /** The services' routers, built with the rate limiter the gateway gives them. */
   routes: (authLimiter: express.RequestHandler) => Router[];

@@ -9,7 +9,7 @@ import { operationsRoutes, type Readiness } from './operations.ts';
  * shared INTERNAL_TOKEN. The request context comes from the gateway, never from the browser.
  */
 export function createServiceApp(
-  platform: Pick<Platform, 'database' | 'metrics' | 'logger'>,
+  platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger'>,
   internalToken: string,
   routes: Router[],
   readiness?: Readiness,

@@ -62,6 +62,24 @@ describe('the API envelope over HTTP', () => {
   });
 });
 
+describe('readiness', () => {
+  it('answers /readyz with HTTP 503 when the database is gone', async () => {
+    const gateway = await startTestGateway();
+    try {
+      expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
+      await gateway.platform.bus.stop();
+      await gateway.platform.queue.stop();
+      await gateway.platform.database.close();
+      const answer = await fetch(`${gateway.url}/readyz`);
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toMatchObject({ code: 503 });
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    } finally {
+      await gateway.close().catch(() => {});
+    }
+  });
+});
+
 describe('rate limits', () => {
   let gateway: TestGateway;
   beforeAll(async () => {

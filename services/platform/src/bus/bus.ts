@@ -19,6 +19,8 @@ export interface EventBus {
   subscribe(consumer: string, types: readonly EventType[], handler: EventHandler): void;
   /** Tells the relay that a transaction with events has committed, so delivery need not wait for a poll. */
   nudge(): void;
+  /** Throws when the bus cannot be reached (for /readyz). */
+  ping(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

@@ -86,6 +86,15 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
     nudge() {
       wakeRelay?.();
     },
+    async ping() {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        await admin.describeCluster();
+      } finally {
+        await admin.disconnect();
+      }
+    },
     async start() {
       running = true;
       producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: true });

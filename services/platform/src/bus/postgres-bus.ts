@@ -127,6 +127,7 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
     nudge() {
       wake.emit('wake');
     },
+    ping: () => database.ping(),
     async start() {
       running = true;
       if (database.kind === 'postgres') unlisten = await database.listen(CHANNEL, () => wake.emit('wake'));
