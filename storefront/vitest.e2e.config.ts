@@ -9,7 +9,7 @@ export default defineProject({
     include: ['e2e/**/*.e2e.test.ts'],
     environment: 'node',
     testTimeout: 240_000,
-    hookTimeout: 420_000,
+    hookTimeout: 900_000,
     fileParallelism: false,
   },
 });

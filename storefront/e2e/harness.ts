@@ -110,7 +110,8 @@ export async function startSite(): Promise<RunningSite> {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await poll('GET /readyz', 180_000, async () => {
+    // With the demo catalog on, /readyz answers 503 until a first episode is transcoded and playable.
+    await poll('GET /readyz', 600_000, async () => {
       assertRunning();
       const response = await fetch(`${baseUrl}/readyz`);
       return response.status === 200 ? true : undefined;

@@ -19,7 +19,7 @@ beforeAll(async () => {
   catalog = await waitForDemoCatalog(site);
   browser = await launchChromium();
   viewer = await newContext();
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -50,11 +50,18 @@ export interface EpisodeSummary {
   ready: boolean;
 }
 
+export interface ResumePoint {
+  episodeId: string;
+  positionSeconds: number;
+}
+
 export interface Video extends VideoCard {
   description: string;
   freeEpisodes: number;
   priceCoins: number;
   favorited: boolean;
+  /** Where this viewer stopped in the series, or null. */
+  resume: ResumePoint | null;
   episodes: EpisodeSummary[];
 }
 

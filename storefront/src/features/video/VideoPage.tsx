@@ -9,7 +9,7 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { EpisodeGrid } from './EpisodeGrid';
 import { MoreLikeThis } from './MoreLikeThis';
 import { Player } from './Player';
-import { useEpisode, useResumePoint, useToggleFavorite, useVideo } from './queries';
+import { useEpisode, useToggleFavorite, useVideo } from './queries';
 import { ShareButton } from './ShareButton';
 import { useWatchHistory } from './useWatchHistory';
 import './video.css';
@@ -19,23 +19,21 @@ export function VideoPage() {
   const id = useParams().id ?? '';
   const [params, setParams] = useSearchParams();
   const video = useVideo(id);
-  const resume = useResumePoint(id);
   const favorite = useToggleFavorite(video.data);
   useDocumentTitle(video.data?.title);
 
   const episodes = video.data?.episodes ?? [];
   const requested = params.get('ep');
-  const resumeRow = resume.data ?? null;
+  const resume = video.data?.resume ?? null;
+  const resumeEpisode = episodes.find((episode) => episode.id === resume?.episodeId);
   const current: EpisodeSummary | undefined = requested
     ? episodes.find((episode) => episode.id === requested)
-    : resume.isPending
-      ? undefined
-      : (episodes.find((episode) => episode.id === resumeRow?.episode.id) ?? episodes[0]);
+    : (resumeEpisode ?? episodes[0]);
   const index = current ? episodes.indexOf(current) : -1;
   const episode = useEpisode(current && (current.ready || current.locked) ? current.id : undefined);
   const onPosition = useWatchHistory(episode.data?.id);
   const locked = episode.error instanceof ApiError && episode.error.code === 402;
-  const startAt = current && resumeRow?.episode.id === current.id ? resumeRow.positionSeconds : 0;
+  const startAt = current && resume?.episodeId === current.id ? resume.positionSeconds : 0;
 
   const select = (target: EpisodeSummary | undefined) => {
     if (!target) return;
@@ -129,8 +127,8 @@ export function VideoPage() {
           </button>
           <ShareButton />
         </div>
-        {resumeRow && !requested && resumeRow.positionSeconds > 0 && (
-          <p className="watch__resume">{t('video.resume', { n: resumeRow.episode.number, time: formatClock(resumeRow.positionSeconds) })}</p>
+        {resume && resumeEpisode && !requested && resume.positionSeconds > 0 && (
+          <p className="watch__resume">{t('video.resume', { n: resumeEpisode.number, time: formatClock(resume.positionSeconds) })}</p>
         )}
         {data.description && (
           <section className="watch__about" aria-label={t('video.description')}>

@@ -8,7 +8,8 @@ import { userKey } from '../account/queries';
 export const videoKey = (id: string) => ['video', id] as const;
 
 export function useVideo(id: string) {
-  return useQuery({ queryKey: videoKey(id), queryFn: () => catalogCalls.video(id) });
+  // Always refreshed on open: it carries this viewer's locks and resume point, which change as they watch.
+  return useQuery({ queryKey: videoKey(id), queryFn: () => catalogCalls.video(id), staleTime: 0 });
 }
 
 /** An episode with its playback grant; a locked one rejects with code 402 and the shell opens the unlock sheet. */
@@ -20,18 +21,6 @@ export function useEpisode(episodeId: string | undefined) {
     // A grant expires; fetch a fresh one whenever the episode is opened again.
     staleTime: 0,
     gcTime: 0,
-  });
-}
-
-/** Where this user left the series, from the first page of history (one row per series, latest first). */
-export function useResumePoint(videoId: string) {
-  return useQuery({
-    queryKey: ['history', 'resume', videoId],
-    queryFn: async () => {
-      const page = await userCalls.history(1, 50);
-      return page.items.find((row) => row.video.id === videoId) ?? null;
-    },
-    staleTime: 0,
   });
 }
 
