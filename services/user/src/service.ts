@@ -3,7 +3,6 @@ import {
   appendEvent,
   Conflict,
   NotFound,
-  pageOf,
   Unauthorized,
   UserFacingError,
   type Database,
@@ -189,11 +188,12 @@ export function createUserService(deps: UserServiceDeps) {
     async favorites(context: RequestContext, page: number, size: number): Promise<Page<VideoCard & { favoritedAt: string }>> {
       const rows = await repo.favoritesPage(database.db, requireUser(context), (page - 1) * size, size + 1);
       const cards = await catalog.cardsOf(rows.map((row) => row.videoId));
-      const items = rows.flatMap((row) => {
+      // A favorite whose video was taken down is left out of the page, not shown broken.
+      const items = rows.slice(0, size).flatMap((row) => {
         const card = cards.get(row.videoId);
         return card ? [{ ...card, favoritedAt: row.createdAt.toISOString() }] : [];
       });
-      return { ...pageOf(items, page, size), hasMore: rows.length > size };
+      return { items, page, size, hasMore: rows.length > size };
     },
 
     async recordHistory(context: RequestContext, episodeId: string, positionSeconds: number): Promise<void> {
