@@ -120,6 +120,16 @@ describe('the storefront against the real site', () => {
     await page.close();
   });
 
+  it('resumes the series where the viewer stopped', async () => {
+    const page = await newPage(viewer);
+    await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}`);
+    await page.getByText(/^Resume episode 1 at 00:\d\d$/).waitFor();
+    // The first moment the picture moves, it is already past the start: playback began at the resume point.
+    await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0, undefined, { timeout: 60_000 });
+    expect(await page.evaluate(() => document.querySelector('video')!.currentTime)).toBeGreaterThan(2);
+    await page.close();
+  });
+
   it('searches as you type, keeps the search history, clears it and cancels', async () => {
     const page = await newPage(viewer);
     const calls = apiCalls(page);
