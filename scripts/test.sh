@@ -28,5 +28,8 @@ else
   echo "== pass 2 skipped: no PostgreSQL at $database_url or no Redis at $redis_url (set TEST_DATABASE_URL / TEST_REDIS_URL)"
 fi
 
+echo "== storefront end to end: the real site in Debian's Chromium"
+npx vitest run --config storefront/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile.json="$reports/e2e.json" || status=1
+
 node scripts/test-summary.mjs "$reports"/*.json || status=1
 exit $status

@@ -1,6 +1,7 @@
 import compression from 'compression';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import helmet from 'helmet';
 import { failure, type Platform } from '@cliffhanger/platform';
 import { requestContext, type Authenticate } from './context.ts';
@@ -9,7 +10,7 @@ import { operationsRoutes, type Readiness } from './operations.ts';
 import { storefrontHandler } from './storefront.ts';
 
 export interface GatewayOptions {
-  platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger' | 'config'>;
+  platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger' | 'config' | 'redis'>;
   authenticate: Authenticate;
   /** The services' routers, built with the rate limiter the gateway gives them. */
   routes: (authLimiter: express.RequestHandler) => Router[];
@@ -58,6 +59,15 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
     limit: platform.config.RATE_LIMIT_AUTH_PER_MINUTE,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
+    // With Redis, every gateway replica counts against one limit; otherwise each process counts alone.
+    ...(platform.redis
+      ? {
+          store: new RedisStore({
+            prefix: `${platform.config.REDIS_PREFIX}:rate:`,
+            sendCommand: (command: string, ...args: string[]) => platform.redis!.call(command, ...args) as Promise<RedisReply>,
+          }),
+        }
+      : {}),
     handler: (_req, res) => {
       res.status(429).json(failure(429, 'Too many attempts. Please wait a minute and try again.'));
     },

@@ -39,7 +39,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
       LOG_LEVEL: 'warn',
       DATABASE_URL: scratch.url,
       REDIS_URL: realRedisUrl!,
-      QUEUE_PREFIX: `distributed-${Date.now()}`,
+      REDIS_PREFIX: `distributed-${Date.now()}`,
       DATA_DIR: dataDir,
       DEMO: '0',
       MEDIA_SECRET: 'distributed-media-secret-0123456789abcdef',

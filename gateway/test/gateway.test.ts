@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, stopPlatform } from '@cliffhanger/platform';
-import { openTestPlatform, tempDir } from '@cliffhanger/platform/testing';
+import { openTestPlatform, realRedisUrl, tempDir } from '@cliffhanger/platform/testing';
 import { composeEmbedded } from '../src/compose.ts';
 import { fixtureCatalog, startTestGateway, type TestGateway } from './harness.ts';
 
@@ -93,6 +93,21 @@ describe('rate limits', () => {
     expect(attempts.slice(0, 3).map((answer) => answer.code)).toEqual([500, 500, 500]);
     expect(attempts[4]).toMatchObject({ status: 429, code: 429 });
     expect((await gateway.call('GET', '/api/user')).code).toBe(200);
+  });
+});
+
+describe.skipIf(!realRedisUrl)('rate limits across gateway replicas', () => {
+  it('counts attempts at every replica against one limit in Redis', async () => {
+    const env = { RATE_LIMIT_AUTH_PER_MINUTE: '3', REDIS_URL: realRedisUrl!, REDIS_PREFIX: `test-${Date.now()}` };
+    const [one, two] = await Promise.all([startTestGateway(env), startTestGateway(env)]);
+    try {
+      const attempt = (gateway: TestGateway) => gateway.call('POST', '/api/user/login', { body: { email: 'a@example.com', password: 'wrong one' } });
+      const codes = [];
+      for (const gateway of [one, two, one, two]) codes.push((await attempt(gateway)).code);
+      expect(codes).toEqual([500, 500, 500, 429]);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
   });
 });
 

@@ -27,8 +27,8 @@ export const configSchema = z.object({
   DEMO: flag.default(true),
   FFMPEG_PATH: z.string().optional(),
   FFPROBE_PATH: z.string().optional(),
-  /** Redis key prefix of BullMQ queues, so several deployments can share one Redis. */
-  QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('cliffhanger'),
+  /** Prefix of every key this deployment keeps in Redis (BullMQ queues, rate limits), so several can share one. */
+  REDIS_PREFIX: z.string().regex(/^[\w-]+$/).default('cliffhanger'),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(20),
 });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/index.ts';
@@ -19,6 +20,8 @@ export interface Platform {
   queue: JobQueue;
   storage: MediaStorage;
   mailer: Mailer;
+  /** A shared Redis connection when REDIS_URL is set (state every process must agree on: rate limits). */
+  redis: Redis | null;
 }
 
 export const platformMigrations = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
@@ -43,6 +46,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     bus: overrides.bus ?? createEventBus(config, database, logger),
     queue: overrides.queue ?? createJobQueue(config, database, logger),
     storage: createDiskStorage(path.join(config.dataDir, 'media')),
+    redis: config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null,
     mailer: config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createFileMailer(path.join(config.dataDir, 'mail'), logger),
   };
 }
@@ -57,4 +61,5 @@ export async function stopPlatform(platform: Platform): Promise<void> {
   await platform.queue.stop();
   await platform.bus.stop();
   await platform.database.close();
+  platform.redis?.disconnect();
 }

@@ -9,6 +9,6 @@ export * from './queue.ts';
 export { createBullmqQueue, createDatabaseQueue };
 
 /** BullMQ when REDIS_URL is set, otherwise jobs live in the database. */
-export function createJobQueue(config: Pick<Config, 'REDIS_URL' | 'QUEUE_PREFIX'>, database: Database, logger: Logger): JobQueue {
-  return config.REDIS_URL ? createBullmqQueue(logger, { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX }) : createDatabaseQueue(database, logger);
+export function createJobQueue(config: Pick<Config, 'REDIS_URL' | 'REDIS_PREFIX'>, database: Database, logger: Logger): JobQueue {
+  return config.REDIS_URL ? createBullmqQueue(logger, { redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }) : createDatabaseQueue(database, logger);
 }
