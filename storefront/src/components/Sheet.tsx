@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useT } from '../i18n/I18nProvider';
 import { CloseIcon } from './Icons';
 
@@ -13,12 +13,17 @@ export function Sheet({ title, onClose, children }: SheetProps) {
   const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const element = dialog.current;
-    if (element && !element.open) {
+    if (!element) return;
+    if (!element.open) {
       if (typeof element.showModal === 'function') element.showModal();
       else element.setAttribute('open', '');
     }
+    // Closing (rather than only removing) the dialog hands focus back to what opened it.
+    return () => {
+      if (typeof element.close === 'function') element.close();
+    };
   }, []);
 
   return (

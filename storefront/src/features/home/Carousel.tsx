@@ -27,7 +27,7 @@ export function Carousel({ title, items }: CarouselProps) {
   };
 
   useEffect(() => {
-    if (paused || items.length < 2) return;
+    if (paused || items.length < 2 || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
     const timer = window.setInterval(() => goTo(current + 1), ADVANCE_MS);
     return () => window.clearInterval(timer);
   });

@@ -36,14 +36,30 @@ export function HomePage() {
 
   return (
     <div className="home">
+      <h1 className="visually-hidden">
+        {t('app.name')} — {t('app.tagline')}
+      </h1>
       {homepage.data && <Carousel title={homepage.data.carousel.title || t('home.featured')} items={homepage.data.carousel.items} />}
-      <div className="tabs" role="tablist" aria-label={t('app.name')}>
+      <div
+        className="tabs"
+        role="tablist"
+        aria-label={t('app.name')}
+        onKeyDown={(event) => {
+          // Arrow keys move between the two tabs, as the ARIA tabs pattern expects.
+          if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+          const next = tab === 'recommend' ? 'browse' : 'recommend';
+          select({ tab: next });
+          event.currentTarget.querySelector<HTMLButtonElement>(`[data-tab="${next}"]`)?.focus();
+        }}
+      >
         {(['recommend', 'browse'] as const).map((name) => (
           <button
             key={name}
             type="button"
             role="tab"
+            data-tab={name}
             aria-selected={tab === name}
+            tabIndex={tab === name ? 0 : -1}
             className="tabs__tab"
             onClick={() => select({ tab: name })}
           >
