@@ -1,4 +1,5 @@
 import { Link, useNavigate } from 'react-router-dom';
+import { trackEvent } from '../../api/analytics';
 import { FormField } from '../../components/FormField';
 import { useT } from '../../i18n/I18nProvider';
 import { showToast } from '../../lib/toast';
@@ -15,6 +16,7 @@ export function RegisterPage() {
   useDocumentTitle(t('auth.register'));
   const form = useAccountForm('register', async (values) => {
     const user = await register.mutateAsync(values);
+    trackEvent('register');
     showToast(t('auth.welcome', { email: user.email ?? values.email }), 'success');
     navigate('/my', { replace: true });
   });

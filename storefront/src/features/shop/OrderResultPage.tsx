@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { trackEvent } from '../../api/analytics';
 import { useT } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/en';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -22,6 +24,19 @@ export function OrderResultPage() {
   const status = order?.status ?? params.get('status') ?? 'pending';
   const outcome = OUTCOMES[status] ?? OUTCOMES.pending!;
   useDocumentTitle(t('result.title'));
+
+  // A conversion for the ad pixels, once per order, when the order itself says it succeeded.
+  const paidOrder = order?.status === 'succeeded' ? order : undefined;
+  const paidOrderId = paidOrder?.id;
+  useEffect(() => {
+    if (!paidOrder) return;
+    trackEvent('purchase', {
+      orderId: paidOrder.id,
+      planId: paidOrder.planId,
+      value: (paidOrder.price.amount / 100).toFixed(2),
+      currency: paidOrder.price.currency,
+    });
+  }, [paidOrderId]);
   return (
     <div className="empty-page result">
       <span className={`result__icon result__icon--${outcome.tone}`} aria-hidden="true">

@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { trackEvent } from '../../api/analytics';
 import { ApiError } from '../../api/client';
 import type { EpisodeSummary } from '../../api/types';
 import { BookmarkFilledIcon, BookmarkIcon, LockIcon, PlayIcon } from '../../components/Icons';
@@ -34,6 +36,11 @@ export function VideoPage() {
   const onPosition = useWatchHistory(episode.data?.id);
   const locked = episode.error instanceof ApiError && episode.error.code === 402;
   const startAt = current && resume?.episodeId === current.id ? resume.positionSeconds : 0;
+
+  const watchingId = episode.data?.id;
+  useEffect(() => {
+    if (watchingId) trackEvent('episode_view', { videoId: id, episodeId: watchingId });
+  }, [id, watchingId]);
 
   const select = (target: EpisodeSummary | undefined) => {
     if (!target) return;
