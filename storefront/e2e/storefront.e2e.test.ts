@@ -270,6 +270,8 @@ describe('the storefront against the real site', () => {
     await page.getByRole('region', { name: 'Video player' }).focus();
     await page.keyboard.press('n');
     await page.waitForURL((url) => url.searchParams.get('ep') === second.id);
+    // The address changes a moment before the page shows the new episode; wait for the page.
+    await page.locator('[data-testid="episode-2"][aria-current="true"]').waitFor();
     await page.keyboard.press('p');
     await page.waitForURL((url) => url.searchParams.get('ep') === catalog.playable.firstEpisodeId);
     await page.close();
