@@ -67,7 +67,7 @@ export function Header() {
           <Link to="/shopping" className="header__coins" aria-label={`${t('account.coins')}: ${user?.coins ?? 0}`}>
             <CoinIcon size={18} /> {user?.coins ?? 0}
           </Link>
-          <Link to="/my" className="header__account">
+          <Link to={user?.kind === 'member' ? '/my' : '/login'} className="header__account">
             <UserIcon size={18} />
             <span className="header__account-text">{user?.kind === 'member' ? t('nav.account') : t('nav.signIn')}</span>
           </Link>
