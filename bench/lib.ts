@@ -59,9 +59,9 @@ export async function interleaved(sides: { url: string; headers?: Record<string,
 const rps = (value: number) => `${Math.round(value).toLocaleString('en-US')} rps`;
 
 /** The one line a benchmark prints: the figure as a ratio against its baseline from the same run. */
-export function report(name: string, subject: [string, number], baseline: [string, number], goal: number): string {
+export function report(name: string, subject: [string, number], baseline: [string, number], goal: number | null): string {
   const ratio = subject[1] / baseline[1];
-  const line = `${name}: ${subject[0]} ${rps(subject[1])} / ${baseline[0]} ${rps(baseline[1])} = ${ratio.toFixed(2)} (goal >= ${goal})`;
+  const line = `${name}: ${subject[0]} ${rps(subject[1])} / ${baseline[0]} ${rps(baseline[1])} = ${ratio.toFixed(2)} (${goal === null ? 'for reference' : `goal >= ${goal}`})`;
   console.log(line);
   return line;
 }
