@@ -10,7 +10,7 @@ status=0
 echo "== type-check"
 npm run --silent typecheck || status=1
 
-server_projects=(--project platform --project user --project catalog --project transcoder --project gateway)
+server_projects=(--project platform --project user --project catalog --project analytics --project transcoder --project gateway)
 
 echo "== pass 1: embedded (PGlite, database job runner)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/embedded.json" || status=1

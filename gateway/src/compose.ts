@@ -4,6 +4,7 @@ import { migrate, type Platform } from '@cliffhanger/platform';
 import { createUserService, noStanding, userMigrations, userRoutes, type CatalogDirectory, type UserService } from '@cliffhanger/user';
 import { catalogMigrations, createCatalog } from '@cliffhanger/catalog';
 import { registerTranscodeWorker, transcodeRequests } from '@cliffhanger/transcoder';
+import { analyticsRoutes, createAnalyticsService } from '@cliffhanger/analytics';
 import { createGatewayApp } from './app.ts';
 
 export const storefrontDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../storefront/dist');
@@ -42,7 +43,7 @@ export async function composeEmbedded(platform: Platform, options: ComposeOption
   const app = createGatewayApp({
     platform,
     authenticate: users.authenticate,
-    routes: (authLimiter) => [userRoutes(users, authLimiter), ...catalog.routes()],
+    routes: (authLimiter) => [userRoutes(users, authLimiter), ...catalog.routes(), analyticsRoutes(createAnalyticsService(platform))],
     storefrontDir: options.storefrontDir === undefined ? storefrontDist : options.storefrontDir,
     readiness: catalog.notReadyBecause,
     media: catalog.mediaRoutes(),

@@ -4,6 +4,7 @@ import { ConfigError, migrate, TtlCache, type Config, type Platform } from '@cli
 import { catalogClientOverHttp, catalogInternalRoutes, catalogMigrations, createCatalog } from '@cliffhanger/catalog';
 import { registerTranscodeWorker, transcodeRequests } from '@cliffhanger/transcoder';
 import { createUserService, noStanding, userClientOverHttp, userInternalRoutes, userMigrations, userRoutes } from '@cliffhanger/user';
+import { analyticsRoutes, createAnalyticsService } from '@cliffhanger/analytics';
 import { createGatewayApp } from './app.ts';
 import { composeEmbedded, storefrontDist } from './compose.ts';
 import { forwardTo } from './proxy.ts';
@@ -63,6 +64,8 @@ export async function composeTarget(platform: Platform): Promise<Composition> {
             next();
           });
           router.use('/api/user', toUser);
+          // Pixel hits are the cheapest, most frequent call: the gateway records them itself.
+          router.use(analyticsRoutes(createAnalyticsService(platform)));
           router.use(['/api/tag', '/api/homepage', '/api/video', '/api/admin'], toCatalog);
           return [router];
         },

@@ -29,6 +29,10 @@ export const configSchema = z.object({
   FFPROBE_PATH: z.string().optional(),
   /** Prefix of every key this deployment keeps in Redis (BullMQ queues, rate limits), so several can share one. */
   REDIS_PREFIX: z.string().regex(/^[\w-]+$/).default('cliffhanger'),
+  FACEBOOK_PIXEL_ID: z.string().max(100).optional(),
+  GOOGLE_ANALYTICS_ID: z.string().max(100).optional(),
+  TIKTOK_PIXEL_ID: z.string().max(100).optional(),
+  BIGO_PIXEL_ID: z.string().max(100).optional(),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(20),
 });
 
