@@ -198,7 +198,6 @@ export const dy: Messages = {
   'result.tryAgain': 'Tarif wählen',
   'document.updated': 'Zuletzt aktualisiert: {date}',
   'document.contents': 'Inhalt',
-  'document.englishOnly': 'Dieses Dokument ist auf Englisch verfügbar.',
   'notFound.title': 'Seite nicht gefunden',
   'notFound.text': 'Die gesuchte Seite existiert nicht oder wurde verschoben.',
   'notFound.home': 'Zur Startseite',

@@ -196,7 +196,6 @@ export const en = {
   'result.tryAgain': 'Choose a plan',
   'document.updated': 'Last updated: {date}',
   'document.contents': 'Contents',
-  'document.englishOnly': 'This document is available in English.',
   'notFound.title': 'Page not found',
   'notFound.text': 'The page you are looking for does not exist or has moved.',
   'notFound.home': 'Go to home',

@@ -197,7 +197,6 @@ export const es: Messages = {
   'result.tryAgain': 'Elegir un plan',
   'document.updated': 'Última actualización: {date}',
   'document.contents': 'Contenido',
-  'document.englishOnly': 'Este documento está disponible en inglés.',
   'notFound.title': 'Página no encontrada',
   'notFound.text': 'La página que buscas no existe o se ha movido.',
   'notFound.home': 'Ir al inicio',

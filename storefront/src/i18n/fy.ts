@@ -198,7 +198,6 @@ export const fy: Messages = {
   'result.tryAgain': 'Choisir une formule',
   'document.updated': 'Dernière mise à jour : {date}',
   'document.contents': 'Sommaire',
-  'document.englishOnly': 'Ce document est disponible en anglais.',
   'notFound.title': 'Page introuvable',
   'notFound.text': "La page que vous cherchez n'existe pas ou a été déplacée.",
   'notFound.home': "Aller à l'accueil",

@@ -197,7 +197,6 @@ export const pt: Messages = {
   'result.tryAgain': 'Escolher um plano',
   'document.updated': 'Última atualização: {date}',
   'document.contents': 'Conteúdo',
-  'document.englishOnly': 'Este documento está disponível em inglês.',
   'notFound.title': 'Página não encontrada',
   'notFound.text': 'A página que você procura não existe ou foi movida.',
   'notFound.home': 'Ir para o início',

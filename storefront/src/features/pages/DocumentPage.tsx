@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/en';
+import { LANGUAGES, type LanguageCode } from '../../i18n/languages';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import './pages.css';
 
@@ -9,24 +10,41 @@ export interface DocumentSection {
   body: ReactNode;
 }
 
-interface DocumentPageProps {
-  title: MessageKey;
-  updated: string;
-  intro: ReactNode;
+/** The text of a document in one language. */
+export interface DocumentContent {
+  intro: string;
   sections: DocumentSection[];
 }
 
-/** A policy or help page: a readable column with a table of contents. */
-export function DocumentPage({ title, updated, intro, sections }: DocumentPageProps) {
+/** A document in every interface language. */
+export type DocumentTranslations = Record<LanguageCode, DocumentContent>;
+
+interface DocumentPageProps {
+  title: MessageKey;
+  /** ISO date (YYYY-MM-DD) of the last revision, shown in the reader's language. */
+  updated: string;
+  content: DocumentTranslations;
+}
+
+function formatUpdated(isoDate: string, language: LanguageCode): string {
+  const locale = LANGUAGES.find((entry) => entry.code === language)?.htmlLang ?? 'en';
+  const format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return format.format(new Date(`${isoDate}T00:00:00Z`));
+}
+
+/** A policy or help page in the current language: a readable column with a table of contents. */
+export function DocumentPage({ title, updated, content }: DocumentPageProps) {
   const { t, language } = useI18n();
+  const { intro, sections } = content[language];
   useDocumentTitle(t(title));
   return (
     <article className="document">
       <header>
         <h1 className="page__title">{t(title)}</h1>
-        <p className="document__updated">{t('document.updated', { date: updated })}</p>
-        {language !== 'en' && <p className="notice">{t('document.englishOnly')}</p>}
-        <div className="document__intro" lang="en">{intro}</div>
+        <p className="document__updated">{t('document.updated', { date: formatUpdated(updated, language) })}</p>
+        <div className="document__intro">
+          <p>{intro}</p>
+        </div>
       </header>
       {sections.length > 3 && (
         <nav className="document__toc" aria-label={t('document.contents')}>
@@ -40,7 +58,7 @@ export function DocumentPage({ title, updated, intro, sections }: DocumentPagePr
         </nav>
       )}
       {sections.map((section, index) => (
-        <section key={section.heading} id={`part-${index + 1}`} className="document__section" lang="en">
+        <section key={section.heading} id={`part-${index + 1}`} className="document__section">
           <h2>{section.heading}</h2>
           {section.body}
         </section>
