@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/en';
-import { LANGUAGES, type LanguageCode } from '../../i18n/languages';
+import type { LanguageCode } from '../../i18n/languages';
+import { formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import './pages.css';
 
@@ -21,16 +22,11 @@ export type DocumentTranslations = Record<LanguageCode, DocumentContent>;
 
 interface DocumentPageProps {
   title: MessageKey;
-  /** ISO date (YYYY-MM-DD) of the last revision, shown in the reader's language. */
+  /** ISO date (YYYY-MM-DD) of the last revision; shown, like every date, in US English (spec section 9). */
   updated: string;
   content: DocumentTranslations;
 }
 
-function formatUpdated(isoDate: string, language: LanguageCode): string {
-  const locale = LANGUAGES.find((entry) => entry.code === language)?.htmlLang ?? 'en';
-  const format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-  return format.format(new Date(`${isoDate}T00:00:00Z`));
-}
 
 /** A policy or help page in the current language: a readable column with a table of contents. */
 export function DocumentPage({ title, updated, content }: DocumentPageProps) {
@@ -41,7 +37,7 @@ export function DocumentPage({ title, updated, content }: DocumentPageProps) {
     <article className="document">
       <header>
         <h1 className="page__title">{t(title)}</h1>
-        <p className="document__updated">{t('document.updated', { date: formatUpdated(updated, language) })}</p>
+        <p className="document__updated">{t('document.updated', { date: formatDate(`${updated}T12:00:00Z`) })}</p>
         <div className="document__intro">
           <p>{intro}</p>
         </div>

@@ -49,7 +49,7 @@ describe('document pages', () => {
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'Politique de confidentialité' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Ce que nous collectons' })).toBeTruthy();
-    expect(screen.getByText(/1 novembre 2026/)).toBeTruthy();
+    expect(screen.getByText(/November 1, 2026/)).toBeTruthy();
     expect(screen.queryByText('What we collect')).toBeNull();
   });
 
