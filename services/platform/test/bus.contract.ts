@@ -129,7 +129,11 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       await publish('favorite.changed', 2);
       await eventually(() => delivered.length === 1, 60_000, 'the event after the poisoned one');
       expect(delivered).toEqual([2]);
-      const dead = await queryRows<{ event_id: string; error: string }>(database.db, sql`select event_id, error from platform.dead_events`);
+      // The handler ran inside the delivery transaction; its dead letter shows once that commits.
+      const dead = await eventually(async () => {
+        const rows = await queryRows<{ event_id: string; error: string }>(database.db, sql`select event_id, error from platform.dead_events`);
+        return rows.length > 0 ? rows : null;
+      }, 10_000, 'the dead letter');
       expect(dead).toEqual([{ event_id: poisoned.id, error: 'Error: cannot apply' }]);
       expect(MAX_DELIVERY_ATTEMPTS).toBeGreaterThan(1);
     }, 90_000);
