@@ -26,8 +26,7 @@ export async function composeEmbedded(platform: Platform, options: ComposeOption
   let users: UserService | undefined;
   const catalog = createCatalog(platform, {
     viewers: {
-      isFavorite: (userId, videoId) => users!.isFavorite(userId, videoId),
-      resumePoint: (userId, videoId) => users!.resumePoint(userId, videoId),
+      viewerOf: (userId, videoId) => users!.viewerOf(userId, videoId),
     },
     transcoder: transcodeRequests(platform.queue),
   });

@@ -2,8 +2,8 @@
 
 /** A viewer's own relation to a series, owned by the user service. */
 export interface ViewerLists {
-  isFavorite(userId: string, videoId: string): Promise<boolean>;
-  resumePoint(userId: string, videoId: string): Promise<{ episodeId: string; positionSeconds: number } | null>;
+  /** Whether the series is in the viewer's list, and where they stopped in it: one question, one call. */
+  viewerOf(userId: string, videoId: string): Promise<{ favorited: boolean; resume: { episodeId: string; positionSeconds: number } | null }>;
 }
 
 /** What an entitlement decision needs to know about an episode. */

@@ -137,11 +137,10 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       const video = await repo.videoById(database.db, id);
       if (!video) throw new NotFound('No such video');
       const { userId } = context;
-      const [[card], episodes, favorited, resume] = await Promise.all([
+      const [[card], episodes, { favorited, resume }] = await Promise.all([
         cardsInOrder([id]),
         repo.episodesOf(database.db, id),
-        userId ? viewers.isFavorite(userId, id) : false,
-        userId ? viewers.resumePoint(userId, id) : null,
+        userId ? viewers.viewerOf(userId, id) : { favorited: false, resume: null },
       ]);
       const allowed = await Promise.all(episodes.map((episode) => entitlement.mayWatch(userId, watchable(video, episode))));
       return {

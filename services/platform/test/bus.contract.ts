@@ -119,9 +119,13 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
 
     it('sets a poisoned event aside and keeps delivering the ones after it', async () => {
       const delivered: number[] = [];
+      let poisonAttempts = 0;
       const b = bus();
       b.subscribe('picky', ['favorite.changed'], async (event) => {
-        if (numberOf(event) === 666) throw new Error('cannot apply');
+        if (numberOf(event) === 666) {
+          poisonAttempts += 1;
+          throw new Error('cannot apply');
+        }
         delivered.push(numberOf(event));
       });
       await b.start();
@@ -135,7 +139,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
         return rows.length > 0 ? rows : null;
       }, 10_000, 'the dead letter');
       expect(dead).toEqual([{ event_id: poisoned.id, error: 'Error: cannot apply' }]);
-      expect(MAX_DELIVERY_ATTEMPTS).toBeGreaterThan(1);
+      expect(poisonAttempts).toBe(MAX_DELIVERY_ATTEMPTS);
     }, 90_000);
 
     it('applies each event once per consumer when two processes deliver side by side', async () => {

@@ -6,8 +6,7 @@ import type { UserService } from './service.ts';
 /** What other parts ask the user service when they run apart from it. */
 export interface UserClient {
   authenticate(token: string | undefined): Promise<string | null>;
-  isFavorite(userId: string, videoId: string): Promise<boolean>;
-  resumePoint(userId: string, videoId: string): Promise<{ episodeId: string; positionSeconds: number } | null>;
+  viewerOf(userId: string, videoId: string): Promise<{ favorited: boolean; resume: { episodeId: string; positionSeconds: number } | null }>;
 }
 
 const viewerQuery = z.object({ userId: requiredText('userId is required', 100), videoId: requiredText('videoId is required', 100) });
@@ -21,8 +20,7 @@ export function userInternalRoutes(users: UserService): Router {
   });
   router.get('/internal/user/viewer', async (req, res) => {
     const { userId, videoId } = parseInput(viewerQuery, req.query);
-    const [favorited, resume] = await Promise.all([users.isFavorite(userId, videoId), users.resumePoint(userId, videoId)]);
-    res.json(ok({ favorited, resume }));
+    res.json(ok(await users.viewerOf(userId, videoId)));
   });
   return router;
 }
@@ -30,11 +28,8 @@ export function userInternalRoutes(users: UserService): Router {
 /** The user service over HTTP, for a gateway or catalog process. */
 export function userClientOverHttp(baseUrl: string, internalToken: string): UserClient {
   const client = createServiceClient(baseUrl, internalToken);
-  const viewer = (userId: string, videoId: string) =>
-    client.get<{ favorited: boolean; resume: { episodeId: string; positionSeconds: number } | null }>('/internal/user/viewer', { userId, videoId });
   return {
     authenticate: async (token) => (token ? (await client.post<{ userId: string | null }>('/internal/user/authenticate', { token })).userId : null),
-    isFavorite: async (userId, videoId) => (await viewer(userId, videoId)).favorited,
-    resumePoint: async (userId, videoId) => (await viewer(userId, videoId)).resume,
+    viewerOf: (userId, videoId) => client.get('/internal/user/viewer', { userId, videoId }),
   };
 }

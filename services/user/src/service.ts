@@ -183,7 +183,6 @@ export function createUserService(deps: UserServiceDeps) {
       bus.nudge();
     },
 
-    isFavorite: (userId: string, videoId: string) => repo.isFavorite(database.db, userId, videoId),
 
     async favorites(context: RequestContext, page: number, size: number): Promise<Page<VideoCard & { favoritedAt: string }>> {
       const rows = await repo.favoritesPage(database.db, requireUser(context), (page - 1) * size, size + 1);
@@ -219,10 +218,10 @@ export function createUserService(deps: UserServiceDeps) {
       return { items, page, size, hasMore: rows.length > size };
     },
 
-    /** Where a user stopped in one series, for resuming on the video page. */
-    async resumePoint(userId: string, videoId: string) {
-      const row = await repo.historyOf(database.db, userId, videoId);
-      return row ? { episodeId: row.episodeId, positionSeconds: row.positionSeconds } : null;
+    /** The viewer's own relation to one series: in their list, and where they stopped (the catalog's ViewerLists). */
+    async viewerOf(userId: string, videoId: string) {
+      const [favorited, row] = await Promise.all([repo.isFavorite(database.db, userId, videoId), repo.historyOf(database.db, userId, videoId)]);
+      return { favorited, resume: row ? { episodeId: row.episodeId, positionSeconds: row.positionSeconds } : null };
     },
   };
   return service;

@@ -48,7 +48,6 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
   /** Delivers the next batch to one consumer; answers how long to wait before the next call. */
   async function deliverBatch(subscription: Subscription): Promise<number> {
     const { consumer, types, handler } = subscription;
-    await database.db.execute(sql`insert into platform.consumer_offsets (consumer) values (${consumer}) on conflict do nothing`);
     return database.transaction(async (tx) => {
       const [offset] = await queryRows<{ seq: string | number; failures: number }>(
         tx,
@@ -130,6 +129,8 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
     ping: () => database.ping(),
     async start() {
       running = true;
+      for (const { consumer } of subscriptions)
+        await database.db.execute(sql`insert into platform.consumer_offsets (consumer) values (${consumer}) on conflict do nothing`);
       if (database.kind === 'postgres') unlisten = await database.listen(CHANNEL, () => wake.emit('wake'));
       loops.push(
         loop(async () => {
