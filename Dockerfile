@@ -1,14 +1,19 @@
-# One image for every part; TARGET chooses what a container runs (all, gateway, user, catalog, transcoder).
+# One image for every part; TARGET chooses the modules a container runs (all, gateway, user, catalog, ...).
 FROM node:20-bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends fonts-dejavu-core ca-certificates \
+ && apt-get install -y --no-install-recommends ffmpeg fonts-dejavu-core ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY proto/package.json proto/
 COPY services/platform/package.json services/platform/
 COPY services/user/package.json services/user/
+COPY services/analytics/package.json services/analytics/
 COPY services/catalog/package.json services/catalog/
 COPY services/transcoder/package.json services/transcoder/
+COPY services/demo/package.json services/demo/
+COPY services/unlock/package.json services/unlock/
+COPY services/payment/package.json services/payment/
 COPY gateway/package.json gateway/
 COPY storefront/package.json storefront/
 RUN npm ci --no-audit --no-fund

@@ -6,10 +6,11 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createPlatform, loadConfig, systemContext } from '@cliffhanger/platform';
+import { composeTarget, createPlatform, loadConfig, systemContext } from '@cliffhanger/platform';
 import { tempDir } from '@cliffhanger/platform/testing';
-import { demoCatalog } from '@cliffhanger/catalog';
-import { composeEmbedded } from '../gateway/src/compose.ts';
+import type { LocalCatalogClient } from '@cliffhanger/catalog';
+import { demoCatalog } from '@cliffhanger/demo';
+import { registry } from '../gateway/src/registry.ts';
 import { interleaved, report, startServer } from './lib.ts';
 
 const role = process.env.BENCH_ROLE;
@@ -17,7 +18,8 @@ const script = path.relative(path.dirname(fileURLToPath(import.meta.url)), fileU
 
 if (role === 'gateway') {
   const platform = await createPlatform(loadConfig({ ...process.env, DATA_DIR: tempDir('bench-homepage-'), DEMO: '0' }));
-  const { app, catalog } = await composeEmbedded(platform, { storefrontDir: null });
+  const { app, instances } = await composeTarget(platform, registry);
+  const catalog = instances.get('catalog')!.client as LocalCatalogClient;
   // Episodes are added but never transcoded: the platform's queue is not started, and the
   // homepage only counts them.
   const source = path.join(tempDir('bench-source-'), 'source.mp4');

@@ -7,10 +7,10 @@ import http from 'node:http';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPlatform, loadConfig, serverSecret } from '@cliffhanger/platform';
+import { composeTarget, createPlatform, loadConfig, serverSecret } from '@cliffhanger/platform';
 import { tempDir } from '@cliffhanger/platform/testing';
 import { issuePlaybackGrant } from '@cliffhanger/catalog';
-import { composeEmbedded } from '../gateway/src/compose.ts';
+import { registry } from '../gateway/src/registry.ts';
 import { interleaved, report, startServer } from './lib.ts';
 
 const role = process.env.BENCH_ROLE;
@@ -21,7 +21,7 @@ const SEGMENT_KEY = `episodes/${EPISODE}/hls/480p/seg_000.ts`;
 if (role === 'gateway') {
   const config = loadConfig({ ...process.env, DEMO: '0' });
   const platform = await createPlatform(config);
-  const { app } = await composeEmbedded(platform, { storefrontDir: null });
+  const { app } = await composeTarget(platform, registry);
   const grant = issuePlaybackGrant(serverSecret(config, 'MEDIA_SECRET'), EPISODE).token;
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -1,12 +1,13 @@
-// The pipeline's overhead over ffmpeg itself: transcodeToHls (probe, fluent-ffmpeg, master
+// The pipeline's overhead over ffmpeg itself: transcodeToHls (probe, the locked-down ffmpeg run, master
 // playlist, atomic publish) against the bare ffmpeg binary run with the very same arguments.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  buildHlsInvocation, ffmpegArgs, ffmpegPath, planHlsJob, renderDemoEpisode, transcodeToHls,
+  buildHlsInvocation, ffmpegArgs, ffmpegPath, planHlsJob, transcodeToHls,
 } from '../services/transcoder/src/index.ts';
+import { renderDemoEpisode } from '../services/demo/src/index.ts';
 
 const ROUNDS = 3;
 const work = await mkdtemp(join(tmpdir(), 'transcode-bench-'));

@@ -1,17 +1,19 @@
 // npm run ingest -- FILE --series "Title" [--episode N] [--title "Episode title"] [--description TEXT]
 //                    [--tags a,b] [--free N] [--price COINS] [--cover IMAGE] [--server URL]
+// npm run ingest -- --retranscode EPISODE_ID [--server URL]
 //
 // Adds FILE as an episode of the series (created when no series has that title) and waits until it
-// is transcoded. With a server running at --server (default http://HOST:PORT) it goes through the
-// admin API and needs ADMIN_TOKEN; with none running it opens the data directory (or DATABASE_URL)
-// itself and transcodes in this process.
+// is transcoded; or, with --retranscode, queues a failed episode's stored file again and waits. With
+// a server running at --server (default http://HOST:PORT) it goes through the admin API and needs
+// ADMIN_TOKEN; with none running it opens the data directory (or DATABASE_URL) itself and
+// transcodes in this process.
 import fs from 'node:fs';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { createPlatform, loadConfig, startPlatform, stopPlatform, systemContext } from '@cliffhanger/platform';
+import { composeTarget, createPlatform, loadConfig, startPlatform, stopPlatform, systemContext } from '@cliffhanger/platform';
 import type { AdminEpisode, AdminVideo } from '@cliffhanger/catalog';
-import { composeEmbedded } from '../gateway/src/compose.ts';
+import type { LocalCatalogClient } from '@cliffhanger/catalog';
+import { registry } from '../gateway/src/registry.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -25,6 +27,7 @@ const { values, positionals } = parseArgs({
     price: { type: 'string' },
     cover: { type: 'string' },
     server: { type: 'string' },
+    retranscode: { type: 'string' },
   },
 });
 
@@ -33,38 +36,48 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+const retranscode = values.retranscode;
 const file = positionals[0];
-if (!file || !values.series) fail('usage: npm run ingest -- FILE --series "Title" [--episode N] [--title T] [--description D] [--tags a,b] [--free N] [--price COINS] [--cover IMAGE] [--server URL]');
-if (!fs.existsSync(file)) fail(`no such file: ${file}`);
+if (retranscode === undefined) {
+  if (!file || !values.series)
+    fail('usage: npm run ingest -- FILE --series "Title" [--episode N] [--title T] [--description D] [--tags a,b] [--free N] [--price COINS] [--cover IMAGE] [--server URL]\n' +
+      '       npm run ingest -- --retranscode EPISODE_ID [--server URL]');
+  if (!fs.existsSync(file)) fail(`no such file: ${file}`);
+} else if (!retranscode || file) fail('usage: npm run ingest -- --retranscode EPISODE_ID [--server URL]');
 const whole = (name: string, value: string | undefined) => {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) fail(`--${name} must be a whole number`);
   return Number(value);
 };
 const series = {
-  title: values.series,
+  title: values.series!,
   description: values.description,
   tags: values.tags?.split(',').map((tag) => tag.trim()).filter(Boolean),
   freeEpisodes: whole('free', values.free),
   priceCoins: whole('price', values.price),
 };
-const episode = { number: whole('episode', values.episode), title: values.title, fileName: path.basename(file) };
+const episode = { number: whole('episode', values.episode), title: values.title };
 
 const config = loadConfig();
 const server = values.server ?? config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
 const serverUp = await fetch(`${server}/healthz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
 
-const showProgress = (state: AdminEpisode) => process.stdout.write(`\r  ${state.status} ${state.progress}%   `);
-/** Prints the outcome; answers the exit code. */
-const finish = (video: AdminVideo, state: AdminEpisode): number => {
+/** Shows progress until the episode is ready or failed, then prints the outcome; answers the exit code. */
+async function follow(state: AdminEpisode, look: (id: string) => Promise<AdminEpisode>): Promise<number> {
+  while (state.status !== 'ready' && state.status !== 'failed') {
+    process.stdout.write(`\r  ${state.status} ${state.progress}%   `);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    state = await look(state.id);
+  }
   process.stdout.write('\n');
   if (state.status === 'failed') {
     console.error(`ingest: episode ${state.number} failed: ${state.error}`);
+    console.error(`ingest: once the cause is fixed, queue it again: npm run ingest -- --retranscode ${state.id}`);
     return 1;
   }
-  console.log(`episode ${state.number} of "${video.title}" is ready: /videos/${video.id}`);
+  console.log(`episode ${state.number} (${state.id}) is ready: /videos/${state.videoId}`);
   return 0;
-};
+}
 
 if (serverUp) {
   if (!config.ADMIN_TOKEN) fail(`a server answers at ${server}: set ADMIN_TOKEN to the one it runs with`);
@@ -79,36 +92,44 @@ if (serverUp) {
     if (envelope.code !== 200) fail(`${method} ${route}: ${envelope.message}`);
     return envelope.data;
   };
-  const stream = (name: string) => Readable.toWeb(fs.createReadStream(name)) as ReadableStream;
-  const { video, created } = await call<{ video: AdminVideo; created: boolean }>('POST', '/api/admin/videos', JSON.stringify(series));
-  console.log(`${created ? 'created' : 'found'} series "${video.title}" (${video.id})`);
-  if (values.cover) await call('PUT', `/api/admin/videos/${video.id}/cover`, stream(values.cover), 'image/jpeg');
-  const query = new URLSearchParams(Object.entries(episode).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
-  let state = await call<AdminEpisode>('POST', `/api/admin/videos/${video.id}/episodes?${query}`, stream(file), 'application/octet-stream');
-  console.log(`uploaded episode ${state.number} (${state.id}); transcoding`);
-  while (state.status !== 'ready' && state.status !== 'failed') {
-    showProgress(state);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    state = await call<AdminEpisode>('GET', `/api/admin/episodes/${state.id}`);
+  const look = (id: string) => call<AdminEpisode>('GET', `/api/admin/episodes/${encodeURIComponent(id)}`);
+  if (retranscode) {
+    const state = await call<AdminEpisode>('POST', `/api/admin/episodes/${encodeURIComponent(retranscode)}/retranscode`);
+    console.log(`queued episode ${state.number} (${state.id}) again; transcoding`);
+    process.exitCode = await follow(state, look);
+  } else {
+    const stream = (name: string) => Readable.toWeb(fs.createReadStream(name)) as ReadableStream;
+    const { video, created } = await call<{ video: AdminVideo; created: boolean }>('POST', '/api/admin/videos', JSON.stringify(series));
+    console.log(`${created ? 'created' : 'found'} series "${video.title}" (${video.id})`);
+    if (values.cover) await call('PUT', `/api/admin/videos/${video.id}/cover`, stream(values.cover), 'image/jpeg');
+    const query = new URLSearchParams(Object.entries(episode).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+    const state = await call<AdminEpisode>('POST', `/api/admin/videos/${video.id}/episodes?${query}`, stream(file!), 'application/octet-stream');
+    console.log(`uploaded episode ${state.number} (${state.id}); transcoding`);
+    process.exitCode = await follow(state, look);
   }
-  process.exitCode = finish(video, state);
 } else {
   // No server: this process is the whole site for as long as the transcode takes.
   const platform = await createPlatform({ ...config, LOG_LEVEL: 'warn' });
-  const { catalog } = await composeEmbedded(platform, { storefrontDir: null });
+  const catalog = (await composeTarget(platform, registry)).instances.get('catalog')!.client as LocalCatalogClient;
   await startPlatform(platform);
+  const where = config.DATABASE_URL ? 'DATABASE_URL' : config.dataDir;
   try {
-    const { video, created } = await catalog.admin.createSeries(series);
-    console.log(`${created ? 'created' : 'found'} series "${video.title}" (${video.id}) in ${config.DATABASE_URL ? 'DATABASE_URL' : config.dataDir}`);
-    if (values.cover) await catalog.admin.setCover(video.id, values.cover);
-    let state = await catalog.admin.addEpisode(systemContext('ingest'), video.id, { file, ...episode });
-    console.log(`stored episode ${state.number} (${state.id}); transcoding here`);
-    while (state.status !== 'ready' && state.status !== 'failed') {
-      showProgress(state);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      state = await catalog.admin.episode(state.id);
+    if (retranscode) {
+      const state = await catalog.admin.retranscode(retranscode);
+      console.log(`queued episode ${state.number} (${state.id}) again in ${where}; transcoding here`);
+      process.exitCode = await follow(state, catalog.admin.episode);
+    } else {
+      const { video, created } = await catalog.admin.createSeries(series);
+      console.log(`${created ? 'created' : 'found'} series "${video.title}" (${video.id}) in ${where}`);
+      if (values.cover) await catalog.admin.setCover(video.id, values.cover);
+      const state = await catalog.admin.addEpisode(systemContext('ingest'), video.id, { file: file!, ...episode });
+      console.log(`stored episode ${state.number} (${state.id}); transcoding here`);
+      process.exitCode = await follow(state, catalog.admin.episode);
     }
-    process.exitCode = finish(video, state);
+  } catch (error) {
+    // The admin's refusals (no such episode, not failed) are answers for the operator, not crashes.
+    console.error(`ingest: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
   } finally {
     await stopPlatform(platform);
   }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: type-check, then every suite twice: on the embedded defaults (PGlite, the database
+# `npm test`: type-check, lint, then every suite twice: on the embedded defaults (PGlite, the database
 # job runner) and against real PostgreSQL and Redis; then the storefront end to end in Chromium.
+# The Kafka adapter's suite runs on librdkafka's mock cluster (kcat) in both passes; under CI a
+# missing kcat fails the run rather than letting that suite skip.
 # Ends with one line: "npm test: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +12,19 @@ status=0
 echo "== type-check"
 npm run --silent typecheck || status=1
 
-server_projects=(--project platform --project user --project catalog --project analytics --project transcoder --project gateway)
+echo "== lint: import boundaries and declared workspace dependencies"
+npm run --silent lint || status=1
+
+if ! command -v kcat >/dev/null 2>&1; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "the Kafka suite needs kcat (librdkafka's mock cluster), and CI must have it: apt-get install -y kcat" >&2
+    status=1
+  else
+    echo "== no kcat: the Kafka suite on librdkafka's mock cluster is skipped (apt-get install -y kcat)"
+  fi
+fi
+
+server_projects=(--project platform --project user --project catalog --project analytics --project transcoder --project demo --project unlock --project payment --project gateway)
 
 echo "== pass 1: embedded (PGlite, database job runner)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/embedded.json" || status=1

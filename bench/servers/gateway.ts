@@ -1,12 +1,12 @@
 // The whole site as `npm start` runs it (PGlite in a fresh data dir), printing its URL when ready.
 import { once } from 'node:events';
-import { createPlatform, loadConfig, startPlatform, stopPlatform } from '@cliffhanger/platform';
+import { composeTarget, createPlatform, loadConfig, startPlatform, stopPlatform } from '@cliffhanger/platform';
 import { tempDir } from '@cliffhanger/platform/testing';
-import { composeEmbedded } from '../../gateway/src/compose.ts';
+import { registry } from '../../gateway/src/registry.ts';
 
 const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? tempDir('bench-'), DEMO: '0' });
 const platform = await createPlatform(config);
-const { app } = await composeEmbedded(platform, { storefrontDir: null });
+const { app } = await composeTarget(platform, registry);
 await startPlatform(platform);
 const server = app.listen(0, '127.0.0.1');
 await once(server, 'listening');

@@ -1,7 +1,12 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { ConfigError, createPlatform, loadConfig, startPlatform, stopPlatform } from '@cliffhanger/platform';
-import { composeTarget } from './targets.ts';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { composeTarget, ConfigError, createPlatform, loadConfig, parseTarget, startPlatform, stopPlatform } from '@cliffhanger/platform';
+import { registry } from './registry.ts';
+import { storefrontHandler } from './storefront.ts';
+
+const storefrontDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../storefront/dist');
 
 // `npm start`: the whole site in one process (TARGET=all), embedded defaults unless configured;
 // in the distributed deployment the same entry point runs one part, chosen by TARGET.
@@ -17,9 +22,10 @@ async function orStop<T>(step: () => Promise<T> | T): Promise<T> {
 }
 
 const config = await orStop(() => loadConfig());
+await orStop(() => parseTarget(registry, config.TARGET));
 const platform = await createPlatform(config);
 const { logger } = platform;
-const { app, startBackground } = await orStop(() => composeTarget(platform));
+const { app, startBackground } = await orStop(() => composeTarget(platform, registry, { pages: storefrontHandler(storefrontDist) }));
 await startPlatform(platform);
 
 const server: Server = app.listen(config.PORT, config.HOST);
@@ -30,17 +36,29 @@ logger.info(
   { database: platform.database.kind, bus: platform.bus.kind, queue: platform.queue.kind, dataDir: config.dataDir },
   `Cliffhanger (${config.TARGET}) is serving at http://${config.HOST}:${port}`,
 );
-const background = startBackground?.();
+const background = startBackground();
 
-let stopping = false;
+/**
+ * Shutdown lets work in flight finish: /readyz answers 503 at once and every answer closes its
+ * connection, while the server keeps serving for SHUTDOWN_ANNOUNCE_SECONDS (load balancers move
+ * away; a request already on its way over a kept-alive connection is not reset). Then it stops
+ * accepting, requests in flight (a login, a download) finish within SHUTDOWN_DRAIN_SECONDS and only
+ * then are the rest cut; background work stops, running jobs finish or go back to the queue,
+ * buffers are flushed, and the process exits.
+ */
 async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  const forced = setTimeout(() => process.exit(1), 10_000).unref();
-  background?.stop();
-  server.close();
-  server.closeAllConnections();
+  if (platform.lifecycle.stopping) return;
+  platform.lifecycle.stopping = true;
+  const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
+  logger.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS }, 'shutting down: finishing requests in flight');
+  const forced = setTimeout(() => process.exit(1), config.SHUTDOWN_ANNOUNCE_SECONDS * 1000 + drainMs + 20_000).unref();
+  await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_ANNOUNCE_SECONDS * 1000));
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), drainMs).unref();
+  await drained;
+  clearTimeout(cut);
+  await background.stop();
   await stopPlatform(platform).catch((error) => logger.error({ err: error }, 'shutdown failed'));
   clearTimeout(forced);
   process.exit(0);

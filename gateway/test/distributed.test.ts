@@ -1,23 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, eventually, realDatabaseUrl, realRedisUrl, tempDir } from '@cliffhanger/platform/testing';
-import { renderDemoEpisode } from '@cliffhanger/transcoder';
+import { createScratchDatabase, eventually, freePort, realDatabaseUrl, realRedisUrl, tempDir } from '@cliffhanger/platform/testing';
+import { renderDemoEpisode } from '@cliffhanger/demo';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const targets = ['user', 'catalog', 'transcoder', 'gateway'] as const;
+const targets = ['user', 'catalog', 'unlock', 'payment', 'transcoder', 'analytics', 'gateway'] as const;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // The distributed deployment, as separate processes sharing a real PostgreSQL and Redis: only the
 // real-servers pass of npm test has them.
@@ -36,6 +27,8 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     const dataDir = tempDir('distributed-');
     const shared = {
       NODE_ENV: 'production',
+      // Required in production; this suite sends no mail (PUBLIC_URL below).
+      SMTP_URL: 'smtp://127.0.0.1:2525',
       LOG_LEVEL: 'warn',
       DATABASE_URL: scratch.url,
       REDIS_URL: realRedisUrl!,
@@ -47,6 +40,12 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
       ADMIN_TOKEN: 'distributed-admin-token',
       USER_SERVICE_URL: `http://127.0.0.1:${ports.user}`,
       CATALOG_SERVICE_URL: `http://127.0.0.1:${ports.catalog}`,
+      ANALYTICS_SERVICE_URL: `http://127.0.0.1:${ports.analytics}`,
+      UNLOCK_SERVICE_URL: `http://127.0.0.1:${ports.unlock}`,
+      PAYMENT_SERVICE_URL: `http://127.0.0.1:${ports.payment}`,
+      // Test payments on purpose in production mode; its webhooks reach the payment service through the gateway.
+      PAYMENT_PROVIDER: 'sandbox',
+      PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
     };
     for (const target of targets) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
@@ -117,6 +116,8 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     const episode = await call('GET', `/api/video/episode?id=${video.episodes[0].id}`);
     const master = await fetch(new URL(episode.data.playback.url, gateway));
     expect(master.status).toBe(200);
+    expect(master.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(master.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     expect(await master.text()).toMatch(/^#EXTM3U/);
 
     const token = (await call('GET', '/api/user')).headers.get('x-user-token')!;
@@ -124,6 +125,56 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     const favorites = await call('GET', '/api/user/favorite', { token });
     expect(favorites.data.items).toMatchObject([{ id: videoId, title: 'Apart Together' }]);
   }, 180_000);
+
+  it('records a pixel hit in the analytics process and keeps unlock behind the gateway', async () => {
+    const pixel = await fetch(`${gateway}/api/statics.png?event=landing`);
+    expect(pixel.status).toBe(200);
+    expect(pixel.headers.get('content-type')).toBe('image/png');
+    const reports = await call('GET', '/api/reports');
+    expect(reports).toMatchObject({ code: 200, data: [] });
+    const token = (await call('GET', '/api/user')).headers.get('x-user-token')!;
+    expect(await call('GET', '/api/video/unlocked', { token })).toMatchObject({ code: 200, data: { items: [], hasMore: false } });
+    expect(await call('POST', '/api/video/unlock', { token, body: { episodeId: 'no-such-episode' } })).toMatchObject({ code: 404 });
+  });
+
+  it('buys coins in the payment process and unlocks an episode in the unlock process, through the gateway', async () => {
+    const series = await call('POST', '/api/admin/videos', { headers: admin, body: { title: 'Apart Paid', freeEpisodes: 0, priceCoins: 40 } });
+    const videoId = series.data.video.id;
+    // Unlocking needs the episode to exist, not its file: bytes that are no video make one at once.
+    const upload = await fetch(`${gateway}/api/admin/videos/${videoId}/episodes?number=1`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'video/mp4' },
+      body: Buffer.from('not a video at all\n'.repeat(10)),
+    }).then((response) => response.json());
+    const episodeId = upload.data.id;
+
+    const token = (await call('GET', '/api/user')).headers.get('x-user-token')!;
+    const plans = await call('GET', '/api/plan', { token });
+    const pack = plans.data.find((plan: { kind: string; firstPurchaseOnly?: boolean }) => plan.kind === 'coins' && !plan.firstPurchaseOnly);
+    const order = await call('POST', '/api/payment/order', { token, body: { planId: pack.id } });
+    expect(order.data).toMatchObject({ planId: pack.id, status: 'created' });
+    const card = await fetch(`${gateway}/sandbox/v1/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ card: { number: '4242424242424242', exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' } }),
+    }).then((response) => response.json());
+    expect(card.id).toMatch(/^tok_/);
+    const pay = await call('POST', '/api/payment/pay', {
+      token,
+      headers: { 'idempotency-key': `apart-${Date.now()}` },
+      body: { orderId: order.data.id, paymentToken: card.id, email: 'apart@example.com', firstName: 'Ada', lastName: 'Apart' },
+    });
+    expect(pay.data).toMatchObject({ orderId: order.data.id, status: 'succeeded' });
+    const coins = pack.coins + (pack.bonusCoins ?? 0);
+    expect((await call('GET', '/api/user', { token })).data.coins).toBe(coins);
+
+    expect((await call('GET', `/api/video/episode?id=${episodeId}`, { token })).code).toBe(402);
+    const unlocked = await call('POST', '/api/video/unlock', { token, body: { episodeId } });
+    expect(unlocked.data).toEqual({ episodeId, balance: coins - 40 });
+    const video = await call('GET', `/api/video?id=${videoId}`, { token });
+    expect(video.data.episodes[0]).toMatchObject({ id: episodeId, locked: false });
+    expect((await call('GET', '/api/video/unlocked', { token })).data.items).toMatchObject([{ video: { id: videoId }, episodes: [1] }]);
+  }, 60_000);
 
   it('refuses calls to a service that do not come through the gateway', async () => {
     const direct = await fetch(`http://127.0.0.1:${ports.user}/api/user`).then((response) => response.json());

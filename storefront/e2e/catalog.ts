@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { poll, type RunningSite } from './harness';
 
 interface Envelope<T> {
@@ -81,4 +85,58 @@ export function waitForLockedEpisode(site: Site, series: CardLite[], timeoutMs: 
     }
     return undefined;
   }, 10_000);
+}
+
+/** ffmpeg from the system (Debian's, installed by .ci/run), or FFMPEG_PATH. */
+const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
+
+/** A tiny real episode: a 2 s test pattern with a tone. */
+function renderClip(): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'cliffhanger-e2e-clip-'));
+  const file = join(dir, 'clip.mp4');
+  execFileSync(ffmpeg, [
+    '-v', 'error', '-y',
+    '-f', 'lavfi', '-i', 'testsrc2=size=240x426:rate=24:duration=2',
+    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=2',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file,
+  ]);
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  return bytes;
+}
+
+export interface PaidSeries {
+  id: string;
+  /** Episodes 1 and 2, both locked for a new viewer (the series has no free episode). */
+  episodes: EpisodeLite[];
+}
+
+/**
+ * A series of its own for the money tests, through the admin API: no free episode, two short real
+ * episodes that transcode in seconds (early episode numbers go first in the transcode queue).
+ */
+export async function uploadPaidSeries(site: RunningSite, timeoutMs: number): Promise<PaidSeries> {
+  if (!site.adminToken) throw new Error('the money tests upload a series: set E2E_ADMIN_TOKEN for a site already running');
+  const admin = { authorization: `Bearer ${site.adminToken}` };
+  const created = await fetch(`${site.baseUrl}/api/admin/videos`, {
+    method: 'POST',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: `Paid in Full ${Date.now()}`, description: 'The money tests series.', tags: ['Romance'], freeEpisodes: 0, priceCoins: 60 }),
+  }).then((response) => response.json() as Promise<Envelope<{ video: { id: string } }>>);
+  if (created.code !== 200) throw new Error(`creating the paid series answered ${created.code}`);
+  const id = created.data.video.id;
+  const clip = renderClip();
+  for (const number of [1, 2]) {
+    const upload = await fetch(`${site.baseUrl}/api/admin/videos/${id}/episodes?number=${number}`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'video/mp4' },
+      body: new Uint8Array(clip),
+    }).then((response) => response.json() as Promise<Envelope<unknown>>);
+    if (upload.code !== 200) throw new Error(`uploading episode ${number} answered ${upload.code}`);
+  }
+  const episodes = await poll('the paid series to be transcoded', timeoutMs, async () => {
+    const list = await episodesOf(site, id);
+    return list.length === 2 && list.every((episode) => episode.ready) ? list : undefined;
+  }, 3000);
+  return { id, episodes };
 }

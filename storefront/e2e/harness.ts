@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ export const CHROMIUM_ARGS = [
 
 export interface RunningSite {
   baseUrl: string;
+  /** The admin API's bearer token: made up for a site the suite starts, E2E_ADMIN_TOKEN for one already running. */
+  adminToken: string | undefined;
   output: () => string;
   /** Throws, with the server's last output, when the server has exited; long waits call it to fail fast. */
   assertRunning: () => void;
@@ -74,15 +77,22 @@ export async function poll<T>(what: string, timeoutMs: number, attempt: () => Pr
 export async function startSite(): Promise<RunningSite> {
   const existing = process.env.E2E_BASE_URL;
   if (existing) {
-    return { baseUrl: existing.replace(/\/$/, ''), output: () => '', assertRunning: () => undefined, stop: async () => undefined };
+    return {
+      baseUrl: existing.replace(/\/$/, ''),
+      adminToken: process.env.E2E_ADMIN_TOKEN,
+      output: () => '',
+      assertRunning: () => undefined,
+      stop: async () => undefined,
+    };
   }
   buildStorefront();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cliffhanger-e2e-'));
+  const adminToken = randomBytes(24).toString('hex');
   let log = '';
   const child: ChildProcess = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['gateway/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (chunk: Buffer) => {
@@ -120,7 +130,7 @@ export async function startSite(): Promise<RunningSite> {
     await stop();
     throw error;
   }
-  return { baseUrl, output: () => log, assertRunning, stop };
+  return { baseUrl, adminToken, output: () => log, assertRunning, stop };
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForDemoCatalog, waitForFreeEpisode, waitForLockedEpisode, type DemoCatalog } from './catalog';
+import { uploadPaidSeries, waitForDemoCatalog, waitForFreeEpisode, waitForLockedEpisode, type DemoCatalog, type PaidSeries } from './catalog';
 import { launchChromium, startSite, type RunningSite } from './harness';
 
 let site: RunningSite;
@@ -290,6 +290,114 @@ describe('the storefront against the real site', () => {
     await page.getByText('Locked', { exact: true }).waitFor();
     await page.close();
   }, LOCKED_EPISODE_TIMEOUT_MS + 120_000);
+
+  describe('money', () => {
+    let paid: PaidSeries;
+    beforeAll(async () => {
+      paid = await uploadPaidSeries(site, 600_000);
+    }, 660_000);
+
+    const nextYear = String((new Date().getFullYear() + 1) % 100).padStart(2, '0');
+
+    /** Fills the spec's card form and pays: the card goes to the provider's tokenizer, never to /api. */
+    async function payByCard(page: Page, cardNumber: string) {
+      const apiBodies: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/api/')) apiBodies.push(request.postData() ?? '');
+      });
+      await page.getByLabel('Card number').fill(cardNumber);
+      await page.getByLabel('Expiry (MM/YY)').fill(`12/${nextYear}`);
+      await page.getByLabel('CVV').fill('123');
+      await page.getByLabel('Email').fill(`buyer${Date.now()}@example.com`);
+      await page.getByLabel('First name').fill('Ada');
+      await page.getByLabel('Last name').fill('Buyer');
+      await page.getByRole('button', { name: /^Pay \$/ }).click();
+      await page.waitForURL(/\/order\/result/);
+      expect(apiBodies.some((body) => body.includes(cardNumber))).toBe(false);
+    }
+
+    /** Opens an episode of the paid series: it plays, or its unlock sheet opens. */
+    async function openEpisode(page: Page, number: number) {
+      const episode = paid.episodes.find((entry) => entry.number === number)!;
+      await page.goto(`/videos/${encodeURIComponent(paid.id)}?ep=${encodeURIComponent(episode.id)}`);
+    }
+
+    /** The buy button of the regular coin pack of exactly this many coins (not the first-purchase offer). */
+    const coinPack = (page: Page, coins: string) =>
+      page.locator('.plans--coins .plan:not(.plan--offer)').filter({ has: page.locator('.plan__coins', { hasText: new RegExp(`^${coins}$`) }) }).getByRole('button');
+
+    const playing = (page: Page) => page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5, undefined, { timeout: 90_000 });
+
+    it('a new viewer buys coins with 4242..., unlocks a locked episode and watches it', async () => {
+      const context = await newContext();
+      const page = await newPage(context);
+      await page.goto('/shopping');
+      await coinPack(page, '100 coins').click();
+      await page.waitForURL(/\/order\/easy/);
+      await payByCard(page, '4242424242424242');
+      await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+      await page.getByText('100 coins were added').waitFor();
+
+      await openEpisode(page, 1);
+      const sheet = page.getByRole('dialog');
+      await sheet.getByRole('heading', { name: 'Unlock episode 1' }).waitFor();
+      await sheet.getByRole('button', { name: 'Unlock for 60 coins' }).click();
+      await sheet.waitFor({ state: 'detached' });
+      await playing(page);
+      const user = await page.evaluate(async () => (await fetch('/api/user', { headers: { 'x-user-token': localStorage.getItem('cliffhanger.userToken') ?? '' } })).json());
+      expect(user.data.coins).toBe(40);
+      await context.close();
+    }, 300_000);
+
+    it('a VIP subscriber watches every episode, cancels, and keeps access until the renewal date', async () => {
+      const context = await newContext();
+      const page = await newPage(context);
+      await page.goto('/shopping');
+      await page.getByRole('button', { name: 'Subscribe: VIP monthly' }).click();
+      await page.waitForURL(/\/order\/easy/);
+      await payByCard(page, '4242424242424242');
+      await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+      await page.getByText(/VIP is active/).waitFor();
+
+      for (const number of [1, 2]) {
+        await openEpisode(page, number);
+        await playing(page);
+        expect(await page.getByRole('dialog').count()).toBe(0);
+      }
+
+      await page.goto('/shopping');
+      await page.getByRole('button', { name: 'Cancel subscription' }).click();
+      await page.getByRole('button', { name: 'Yes, cancel' }).click();
+      await page.getByText(/You have (VIP )?access until/).first().waitFor();
+      await openEpisode(page, 2);
+      await playing(page);
+      await context.close();
+    }, 300_000);
+
+    it('a declined card lands on the result page with the reason', async () => {
+      const context = await newContext();
+      const page = await newPage(context);
+      await page.goto('/shopping');
+      await coinPack(page, '500 coins').click();
+      await payByCard(page, '4000000000000002');
+      await page.getByRole('heading', { name: 'Payment failed' }).waitFor();
+      await page.getByText(/declined/i).first().waitFor();
+      await context.close();
+    }, 120_000);
+
+    it('a canceled PayPal flow lands on the result page as canceled', async () => {
+      const context = await newContext();
+      const page = await newPage(context);
+      await page.goto('/shopping');
+      await coinPack(page, '500 coins').click();
+      await page.waitForURL(/\/order\/easy/);
+      await page.getByRole('button', { name: 'Pay with PayPal' }).click();
+      await page.getByRole('button', { name: 'Cancel and return' }).click();
+      await page.waitForURL(/\/order\/result\?.*status=canceled/);
+      await page.getByRole('heading', { name: 'Payment canceled' }).waitFor();
+      await context.close();
+    }, 120_000);
+  });
 
   it('raised no uncaught page errors', () => {
     expect(pageErrors).toEqual([]);

@@ -1,2 +1,3 @@
-export { analyticsRoutes } from './routes.ts';
-export { createAnalyticsService, type AnalyticsService, type PixelConfig } from './service.ts';
+export { analyticsModule, analyticsMigrations } from './module.ts';
+export type { PixelConfig } from './service.ts';
+export type { FunnelCounts, PlaybackRow, SummaryRow } from './reports.ts';

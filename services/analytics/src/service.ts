@@ -10,8 +10,11 @@ export interface PixelConfig {
   config_value: string;
 }
 
+// The pixel takes any query (the edge's input rule lets it through): a value with control characters
+// (a NUL cannot even be stored) is dropped, not recorded.
+const clean = (value: string) => !/[\u0000-\u001f\u007f]/.test(value);
 const text = (value: unknown, max = MAX_LENGTH): string | undefined =>
-  typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined;
+  typeof value === 'string' && value.length > 0 && clean(value) ? value.slice(0, max) : undefined;
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -46,7 +49,7 @@ export function createAnalyticsService({ config, database, bus, logger }: Analyt
       const amount = Math.round(Number(query.value ?? 0) * 100);
       const params = Object.fromEntries(
         Object.entries(query)
-          .filter(([key, value]) => !OWN_FIELDS.has(key) && key.length <= 50 && typeof value === 'string')
+          .filter(([key, value]) => !OWN_FIELDS.has(key) && key.length <= 50 && clean(key) && typeof value === 'string' && clean(value))
           .slice(0, MAX_PARAMS)
           .map(([key, value]) => [key, (value as string).slice(0, MAX_LENGTH)]),
       );

@@ -1,11 +1,24 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '@cliffhanger/platform';
-import { startTestGateway, type TestGateway } from '../../../gateway/test/harness.ts';
+import { errorEnvelope, queryRows } from '@cliffhanger/platform';
+import { ADMIN_TOKEN, eventually, silentLogger, startSite, type Site } from '@cliffhanger/platform/testing';
+import { catalogModule } from '@cliffhanger/catalog';
+import { transcoderModule } from '@cliffhanger/transcoder';
+import { unlockModule } from '@cliffhanger/unlock';
+import { userModule } from '@cliffhanger/user';
+import { analyticsAdminRoutes } from '../src/admin-routes.ts';
+import { analyticsModule } from '../src/index.ts';
+import { createAnalyticsReports } from '../src/reports.ts';
 
-let gateway: TestGateway;
+let gateway: Site;
 beforeAll(async () => {
-  gateway = await startTestGateway({ FACEBOOK_PIXEL_ID: '1234567890', TIKTOK_PIXEL_ID: 'TT-42' });
+  gateway = await startSite({
+    modules: [userModule, catalogModule, unlockModule, transcoderModule, analyticsModule],
+    env: { FACEBOOK_PIXEL_ID: '1234567890', TIKTOK_PIXEL_ID: 'TT-42' },
+  });
 });
 afterAll(() => gateway.close());
 
@@ -56,5 +69,99 @@ describe('pixel configuration', () => {
       { config_key: 'facebook_pixel_id', config_value: '1234567890' },
       { config_key: 'tiktok_pixel', config_value: 'TT-42' },
     ]);
+  });
+});
+
+const dayOf = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const around = `from=${dayOf(-1)}&to=${dayOf(1)}`;
+
+describe('the analyst API', () => {
+  it('shows a landing with an fbclid under its click id and campaign, in JSON with the funnel and as a safe CSV', async () => {
+    const hostile = '=HYPERLINK("http://evil.example","x"),1';
+    const pixel = await fetch(`${gateway.url}/api/statics.png?event=landing&fbclid=fb-api-1&utm_campaign=${encodeURIComponent(hostile)}`);
+    expect(pixel.status).toBe(200);
+
+    const byClick = await eventually(async () => {
+      const answer = await gateway.admin('GET', `/api/admin/analytics/summary?${around}&by=clickId`);
+      return answer.data?.find?.((row: { key: string }) => row.key === 'fb-api-1') ? answer : null;
+    }, 10_000, 'the landing in the summary');
+    expect(byClick).toMatchObject({ code: 200, funnel: { landed: expect.any(Number), viewed: expect.any(Number), converted: expect.any(Number) } });
+    expect(byClick.data.find((row: { key: string }) => row.key === 'fb-api-1')).toEqual({
+      key: 'fb-api-1',
+      landings: 1,
+      videoViews: 0,
+      plays: 0,
+      unlocks: 0,
+      orders: 0,
+      revenue: { amount: 0, currency: 'USD' },
+      vipStarts: 0,
+      vipCancels: 0,
+    });
+
+    const csv = await fetch(`${gateway.url}/api/admin/analytics/summary?${around}&by=campaign&format=csv`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="analytics-summary-campaign-${dayOf(-1)}-${dayOf(1)}.csv"`);
+    const lines = (await csv.text()).split('\r\n');
+    expect(lines[0]).toBe('key,landings,videoViews,plays,unlocks,orders,revenueAmount,revenueCurrency,vipStarts,vipCancels');
+    // Quoted for its comma and quotes, and led by an apostrophe so no spreadsheet runs it as a formula.
+    expect(lines).toContain(`"'=HYPERLINK(""http://evil.example"",""x""),1",1,0,0,0,0,0,USD,0,0`);
+    expect(lines.at(-1)).toBe('');
+  });
+
+  it('answers the playback rows per episode and per rung', async () => {
+    await fetch(`${gateway.url}/api/statics.png?event=playback&episodeId=api-ep1&startupMs=400&rebufferMs=0&watchMs=1000&rung=540p`);
+    const rows = await eventually(async () => {
+      const answer = await gateway.admin('GET', `/api/admin/analytics/playback?${around}&by=rung`);
+      return answer.data?.length ? answer.data : null;
+    }, 10_000, 'the playback report');
+    expect(rows).toEqual([{ key: '540p', plays: 1, startupMsP50: 400, startupMsP95: 400, rebufferRatio: 0, errors: 0 }]);
+    expect((await gateway.admin('GET', `/api/admin/analytics/playback?${around}`)).data).toEqual([
+      { key: 'api-ep1', plays: 1, startupMsP50: 400, startupMsP95: 400, rebufferRatio: 0, errors: 0 },
+    ]);
+  });
+
+  it('answers 403 without the admin token or with a wrong one, with or without the catalog beside it', async () => {
+    // The analytics router alone, as when analytics runs apart from the catalog (whose guard covers all of /api/admin).
+    const alone = express()
+      .use(analyticsAdminRoutes(createAnalyticsReports(gateway.platform), ADMIN_TOKEN))
+      .use(errorEnvelope(silentLogger))
+      .listen(0, '127.0.0.1');
+    await once(alone, 'listening');
+    const aloneUrl = `http://127.0.0.1:${(alone.address() as AddressInfo).port}`;
+    const codeOf = async (url: string, token?: string) =>
+      ((await (await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} })).json()) as { code: number }).code;
+    try {
+      for (const base of [gateway.url, aloneUrl])
+        for (const path of [`/api/admin/analytics/summary?${around}`, `/api/admin/analytics/playback?${around}`, `/api/admin/analytics/summary?${around}&format=csv`]) {
+          expect(await codeOf(base + path), base + path).toBe(403);
+          expect(await codeOf(base + path, 'not-the-admin-token-0123456789'), base + path).toBe(403);
+        }
+      expect(await codeOf(`${aloneUrl}/api/admin/analytics/summary?${around}`, ADMIN_TOKEN)).toBe(200);
+    } finally {
+      alone.close();
+    }
+  });
+
+  it('answers 422 for a bad date, a range that ends before it starts or spans more than 366 days, and an unknown dimension', async () => {
+    const cases: [string, string][] = [
+      ['summary?to=2025-01-31', 'from'],
+      ['summary?from=2025-02-30&to=2025-03-01', 'from'],
+      ['summary?from=0000-12-31&to=0001-01-01', 'from'],
+      ['summary?from=2025-01-01&to=tomorrow', 'to'],
+      ['summary?from=2025-02-01&to=2025-01-31', 'to'],
+      ['summary?from=2024-01-01&to=2025-01-01', 'to'],
+      ['summary?from=2025-01-01&to=2025-01-31&by=country', 'by'],
+      ['summary?from=2025-01-01&to=2025-01-31&format=xlsx', 'format'],
+      ['summary?from=2025-01-01&from=2025-01-02&to=2025-01-31', 'from'],
+      ['playback?from=2025-01-01&to=2025-01-31&by=day', 'by'],
+    ];
+    for (const [query, field] of cases) {
+      const answer = await gateway.admin('GET', `/api/admin/analytics/${query}`);
+      expect(answer.code, query).toBe(422);
+      expect(Object.keys(answer.data.fields), query).toEqual([field]);
+    }
+    // A leap year's 366 days are one range.
+    expect((await gateway.admin('GET', '/api/admin/analytics/summary?from=2024-01-01&to=2024-12-31')).code).toBe(200);
   });
 });

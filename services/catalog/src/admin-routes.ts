@@ -1,15 +1,13 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { Forbidden, Invalid, ok, parseInput, requiredText } from '@cliffhanger/platform';
+import { Invalid, ok, parseInput, requireAdmin, requiredText } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
 
-/** Largest episode file accepted: a 1080p episode of a few minutes is far below it. */
-export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 const MAX_COVER_BYTES = 10 * 1024 ** 2;
 
 const seriesBody = z.object({
@@ -22,6 +20,7 @@ const seriesBody = z.object({
 const episodeQuery = z.object({
   number: z.coerce.number().int().min(1).max(10_000).optional(),
   title: z.string().trim().max(200).optional(),
+  // Accepted, and not kept: the stored copy has a neutral name (see addEpisode).
   fileName: z.string().max(255).optional(),
 });
 const sectionBody = z.object({
@@ -31,23 +30,6 @@ const sectionBody = z.object({
   videoIds: z.array(requiredText('Please choose a video', 100)).max(100),
 });
 const idParam = z.object({ id: requiredText('Please choose one', 100) });
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/**
- * Answers 403 unless the request carries `Authorization: Bearer <ADMIN_TOKEN>`. With no
- * ADMIN_TOKEN configured the admin API is off: every call answers 403 saying so.
- */
-export function requireAdmin(adminToken: string | undefined) {
-  const expected = adminToken ? digest(adminToken) : null;
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (!expected) throw new Forbidden('The admin API is off: set ADMIN_TOKEN to turn it on');
-    const given = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
-    // Comparing digests keeps the comparison constant-time whatever the token's length.
-    if (!given || !timingSafeEqual(digest(given), expected)) throw new Forbidden('Wrong or missing admin token');
-    next();
-  };
-}
 
 const tooLarge = () => Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413 });
 
@@ -88,7 +70,7 @@ async function withUploadedFile<T>(req: Request, dir: string, limit: number, use
  * The operator's calls. Files travel as the raw request body (any non-JSON content type), so a
  * multi-gigabyte episode streams to disk instead of through memory.
  */
-export function adminRoutes(admin: CatalogAdmin, options: { adminToken: string | undefined; incomingDir: string }): Router {
+export function adminRoutes(admin: CatalogAdmin, options: { adminToken: string | undefined; incomingDir: string; maxUploadBytes: number }): Router {
   const router = Router();
   router.use('/api/admin', requireAdmin(options.adminToken));
 
@@ -105,14 +87,17 @@ export function adminRoutes(admin: CatalogAdmin, options: { adminToken: string |
   });
   router.post('/api/admin/videos/:id/episodes', async (req, res) => {
     const { id } = parseInput(idParam, req.params);
-    const query = parseInput(episodeQuery, req.query);
-    const episode = await withUploadedFile(req, options.incomingDir, MAX_UPLOAD_BYTES, (file) =>
-      admin.addEpisode(req.context, id, { file, ...query }),
+    const { number, title } = parseInput(episodeQuery, req.query);
+    const episode = await withUploadedFile(req, options.incomingDir, options.maxUploadBytes, (file) =>
+      admin.addEpisode(req.context, id, { file, number, title }),
     );
     res.json(ok(episode));
   });
   router.get('/api/admin/episodes/:id', async (req, res) => {
     res.json(ok(await admin.episode(parseInput(idParam, req.params).id)));
+  });
+  router.post('/api/admin/episodes/:id/retranscode', async (req, res) => {
+    res.json(ok(await admin.retranscode(parseInput(idParam, req.params).id)));
   });
   router.put('/api/admin/sections/:id', async (req, res) => {
     const { id } = parseInput(idParam, req.params);

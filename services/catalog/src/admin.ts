@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import {
   appendEvent,
   Conflict,
@@ -145,14 +144,15 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
     async addEpisode(
       context: RequestContext,
       videoId: string,
-      upload: { file: string; fileName?: string; number?: number; title?: string },
+      upload: { file: string; number?: number; title?: string },
     ): Promise<AdminEpisode> {
       if (!(await repo.videoById(database.db, videoId))) throw new NotFound('No such video');
       const number = upload.number ?? (await repo.nextEpisodeNumber(database.db, videoId));
       const id = `${videoId}-ep${number}`;
       const uploadId = randomUUID();
-      const extension = path.extname(upload.fileName ?? '').toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 8);
-      const sourceKey = `uploads/${id}/${uploadId}${extension}`;
+      // A neutral name, without the extension the operator's file had: ffmpeg reads the format the
+      // transcoder's probe accepted, never one a name suggests (".m3u8" would make it a playlist).
+      const sourceKey = `uploads/${id}/${uploadId}`;
       await storage.putFile(sourceKey, upload.file);
       const added = await database.transaction(async (tx) => {
         const inserted =
@@ -184,6 +184,29 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
       deps.onChange();
     },
 
+    /**
+     * Queues the stored source of an episode again: one that failed, or one still pending whose job
+     * died without a word. It gets a new upload id, hence a new job: the dead one stays in the
+     * queue's dead letters, and a late outcome of it no longer matches the episode.
+     */
+    async retranscode(id: string): Promise<AdminEpisode> {
+      const episode = await repo.episodeById(database.db, id);
+      if (!episode) throw new NotFound('No such episode');
+      if (episode.status === 'planned') throw new Conflict('This episode has no file yet: upload one');
+      if (episode.status === 'ready') throw new Conflict('This episode is ready already');
+      // Planned is the only status without an upload (a database constraint says so).
+      const current = { episodeId: id, uploadId: episode.uploadId!, sourceKey: episode.sourceKey! };
+      if (episode.status === 'pending') {
+        const job = await transcoder.progressOf(current);
+        if (job && job.state !== 'dead') throw new Conflict('This episode is being transcoded already');
+      }
+      const uploadId = randomUUID();
+      if (!(await repo.requeueEpisode(database.db, id, current.uploadId, uploadId))) throw new Conflict('This episode changed meanwhile: look again');
+      deps.onChange();
+      await transcoder.request({ ...current, uploadId }, transcodePriorityOf(episode.number));
+      return admin.episode(id);
+    },
+
     async episode(id: string): Promise<AdminEpisode> {
       const episode = await repo.episodeById(database.db, id);
       if (!episode) throw new NotFound('No such episode');
@@ -213,6 +236,14 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
     },
 
     countPending: () => repo.countPending(database.db),
+    /** The status of an episode, or null when there is none: what a resumable seeder checks before uploading. */
+    episodeStatus: async (id: string) => (await repo.episodeById(database.db, id))?.status ?? null,
+    ensureTags: (names: string[]) => database.transaction((tx) => repo.ensureTags(tx, names)),
+    hasVideos: () => repo.hasVideos(database.db),
+    hasReadyEpisode: () => repo.hasReadyEpisode(database.db),
+    /** Whether the demo catalog was never seeded, is part-way, or finished: a seeder runs once per site. */
+    demoSeedState: () => repo.demoSeedState(database.db),
+    markDemoSeed: (finished: boolean) => repo.markDemoSeed(database.db, finished),
   };
   return admin;
 }

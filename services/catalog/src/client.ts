@@ -1,18 +1,34 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { createServiceClient, ok, parseInput, requiredText } from '@cliffhanger/platform';
+import { ok, parseInput, requiredText, type ServiceClient } from '@cliffhanger/platform';
+import type { CatalogAdmin } from './admin.ts';
 import type { CatalogService, VideoCard } from './service.ts';
 
-/** What other services ask the catalog: the user service's CatalogDirectory port. */
+/** What other services ask the catalog. */
 export interface CatalogClient {
   /** Cards of the videos that exist, by id; unknown ids are left out. */
   cardsOf(videoIds: string[]): Promise<Map<string, VideoCard>>;
   /** The series and number of an episode, or null when there is no such episode. */
   episodeRef(episodeId: string): Promise<{ videoId: string; number: number } | null>;
+  /** An episode's series, number, free episodes and price, or null when there is no such episode. */
+  episodeTerms(episodeId: string): Promise<EpisodeTerms | null>;
 }
 
-export function catalogClientInProcess(catalog: CatalogService): CatalogClient {
-  return catalog.directory;
+export interface EpisodeTerms {
+  episodeId: string;
+  videoId: string;
+  number: number;
+  freeEpisodes: number;
+  priceCoins: number;
+}
+
+/** In the catalog's own process, its client also carries the operator side (the demo seeder uses it). */
+export interface LocalCatalogClient extends CatalogClient {
+  admin: CatalogAdmin;
+}
+
+export function catalogClientInProcess(catalog: CatalogService, admin: CatalogAdmin): LocalCatalogClient {
+  return { ...catalog.directory, admin };
 }
 
 const cardsQuery = z.object({ ids: z.string().max(10_000).transform((ids) => ids.split(',').filter(Boolean).slice(0, 200)) });
@@ -28,18 +44,21 @@ export function catalogInternalRoutes(catalog: CatalogService): Router {
   router.get('/internal/catalog/episode-ref', async (req, res) => {
     res.json(ok(await catalog.directory.episodeRef(parseInput(episodeQuery, req.query).id)));
   });
+  router.get('/internal/catalog/episode-terms', async (req, res) => {
+    res.json(ok(await catalog.directory.episodeTerms(parseInput(episodeQuery, req.query).id)));
+  });
   return router;
 }
 
-/** The catalog over HTTP, for a user service running apart. */
-export function catalogClientOverHttp(baseUrl: string, internalToken: string): CatalogClient {
-  const client = createServiceClient(baseUrl, internalToken);
+/** The catalog over HTTP, for services running apart from it. */
+export function catalogClientOverHttp(http: ServiceClient): CatalogClient {
   return {
     async cardsOf(videoIds) {
       if (videoIds.length === 0) return new Map();
-      const cards = await client.get<VideoCard[]>('/internal/catalog/cards', { ids: videoIds.join(',') });
+      const cards = await http.get<VideoCard[]>('/internal/catalog/cards', { ids: videoIds.join(',') });
       return new Map(cards.map((card) => [card.id, card]));
     },
-    episodeRef: (episodeId) => client.get('/internal/catalog/episode-ref', { id: episodeId }),
+    episodeRef: (episodeId) => http.get('/internal/catalog/episode-ref', { id: episodeId }),
+    episodeTerms: (episodeId) => http.get('/internal/catalog/episode-terms', { id: episodeId }),
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BusEvent, EventBus, MediaStorage } from '@cliffhanger/platform';
+import type { BusEvent, Database, EventBus, MediaStorage } from '@cliffhanger/platform';
 import { catalogRepository as repo } from './repository.ts';
 
 /** history.recorded, as the user service emits it (userId rides on the event). */
@@ -39,7 +39,8 @@ export interface TranscodeFailed {
 }
 
 /** The catalog's consumers: play counts from history, episode readiness from the transcoder. */
-export function subscribeCatalogConsumers(bus: EventBus, deps: { storage: MediaStorage; onChange: () => void }): void {
+export function subscribeCatalogConsumers(bus: EventBus, deps: { database: Database; storage: MediaStorage; onChange: () => void }): void {
+  const { database } = deps;
   bus.subscribe('catalog.play-counts', ['history.recorded'], async (event, tx) => {
     const data = event.data as unknown as HistoryRecorded;
     if (!event.userId || !data.episodeId || !data.videoId) return;
@@ -47,10 +48,11 @@ export function subscribeCatalogConsumers(bus: EventBus, deps: { storage: MediaS
     await repo.recordPlay(tx, event.userId, data.episodeId, data.videoId, event.time.slice(0, 10));
   });
 
-  bus.subscribe('catalog.transcodes', ['transcode.completed', 'transcode.failed'], async (event: BusEvent, tx) => {
+  bus.subscribe('catalog.transcodes', ['transcode.completed', 'transcode.failed'], async (event: BusEvent, tx, effects) => {
     if (event.type === 'transcode.failed') {
       const data = event.data as unknown as TranscodeFailed;
       await repo.finishEpisode(tx, data.episodeId, data.uploadId, { status: 'failed', error: data.reason });
+      effects.afterCommit(deps.onChange);
       return;
     }
     const data = event.data as unknown as TranscodeCompleted;
@@ -62,11 +64,20 @@ export function subscribeCatalogConsumers(bus: EventBus, deps: { storage: MediaS
     if (!episode) return;
     const video = await repo.videoById(tx, episode.videoId);
     if (video && !video.coverKey) {
-      // A series uploaded without a cover shows its first finished episode's poster instead.
+      // A series uploaded without a cover shows its first finished episode's poster instead. The
+      // file is copied once the episode is committed ready: a rollback leaves no file behind, and a
+      // copy that fails takes the cover back rather than point at nothing.
       const coverKey = `public/covers/${video.id}-${randomBytes(4).toString('hex')}.jpg`;
-      await deps.storage.putFile(coverKey, deps.storage.localPath(`${data.mediaPrefix}/${data.poster}`));
       await repo.setCover(tx, video.id, coverKey, true);
+      effects.afterCommit(async () => {
+        try {
+          await deps.storage.putFile(coverKey, deps.storage.localPath(`${data.mediaPrefix}/${data.poster}`));
+        } catch (error) {
+          await database.transaction((again) => repo.clearCover(again, video.id, coverKey));
+          throw error;
+        }
+      });
     }
-    deps.onChange();
+    effects.afterCommit(deps.onChange);
   });
 }

@@ -1,3 +1,5 @@
+import type { EpisodeTerms } from './client.ts';
+
 /** What the catalog needs from other services, answered by their typed clients. */
 
 /** A viewer's own relation to a series, owned by the user service. */
@@ -6,30 +8,14 @@ export interface ViewerLists {
   viewerOf(userId: string, videoId: string): Promise<{ favorited: boolean; resume: { episodeId: string; positionSeconds: number } | null }>;
 }
 
-/** What an entitlement decision needs to know about an episode. */
-export interface WatchableEpisode {
-  id: string;
-  videoId: string;
-  number: number;
-  /** The series' count of free episodes: numbers up to it are free for everyone. */
-  freeEpisodes: number;
-}
-
-/**
- * Who may watch what: the one place that decides. The unlock and subscription services answer it
- * later (coins, unlocks, VIP); the catalog only asks.
- */
+/** Who may watch what: the unlock service decides (free, unlocked, or VIP); the catalog only asks. */
 export interface EntitlementPolicy {
-  mayWatch(userId: string | null, episode: WatchableEpisode): Promise<boolean>;
+  mayWatch(userId: string | null, episode: EpisodeTerms): Promise<boolean>;
+  /** The same for the episodes of one series at once: which of `numbers` the viewer may watch. */
+  watchableNumbers(userId: string | null, series: { videoId: string; freeEpisodes: number; numbers: number[] }): Promise<number[]>;
   /** The caller's coins, shown beside a locked episode's price. */
-  balanceOf(userId: string | null): Promise<number>;
+  standingOf(userId: string): Promise<{ coins: number }>;
 }
-
-/** Until unlocks and subscriptions exist, the free episodes are all anyone may watch. */
-export const freeEpisodesOnly: EntitlementPolicy = {
-  mayWatch: async (_userId, episode) => episode.number <= episode.freeEpisodes,
-  balanceOf: async () => 0,
-};
 
 export interface TranscodeRequest {
   episodeId: string;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '@cliffhanger/platform';
 import { demoSeed, episodes, playDays, sectionItems, sections, tags, videos, videoTags } from './schema.ts';
 
@@ -105,6 +105,11 @@ export const catalogRepository = {
       .where(onlyIfMissing ? and(eq(videos.id, videoId), sql`${videos.coverKey} is null`) : eq(videos.id, videoId));
   },
 
+  /** Takes a cover back, only if it is still this one (an operator may have set another meanwhile). */
+  async clearCover(db: Executor, videoId: string, coverKey: string): Promise<void> {
+    await db.update(videos).set({ coverKey: null }).where(and(eq(videos.id, videoId), eq(videos.coverKey, coverKey)));
+  },
+
   /** Tags by name, created at the end of the display order when new; answers their ids. */
   async ensureTags(db: Executor, names: string[]): Promise<string[]> {
     const ids: string[] = [];
@@ -149,6 +154,16 @@ export const catalogRepository = {
     return row ?? null;
   },
 
+  /** An episode with its series' free episodes and price, in one statement (every unlock asks it). */
+  async episodeTerms(db: Executor, id: string) {
+    const [row] = await db
+      .select({ episodeId: episodes.id, videoId: episodes.videoId, number: episodes.number, freeEpisodes: videos.freeEpisodes, priceCoins: videos.priceCoins })
+      .from(episodes)
+      .innerJoin(videos, eq(videos.id, episodes.videoId))
+      .where(eq(episodes.id, id));
+    return row ?? null;
+  },
+
   async nextEpisodeId(db: Executor, videoId: string, number: number): Promise<string | null> {
     const [row] = await db
       .select({ id: episodes.id })
@@ -181,6 +196,16 @@ export const catalogRepository = {
       .where(and(eq(episodes.id, id), eq(episodes.status, 'planned')))
       .returning({ id: episodes.id });
     return attached.length > 0;
+  },
+
+  /** Puts a failed (or stuck pending) episode back to pending under a new upload id; false when it changed meanwhile. */
+  async requeueEpisode(db: Executor, id: string, fromUploadId: string, toUploadId: string): Promise<boolean> {
+    const requeued = await db
+      .update(episodes)
+      .set({ status: 'pending', uploadId: toUploadId, error: null })
+      .where(and(eq(episodes.id, id), eq(episodes.uploadId, fromUploadId), inArray(episodes.status, ['failed', 'pending'])))
+      .returning({ id: episodes.id });
+    return requeued.length > 0;
   },
 
   /** Applies a transcode outcome to the episode it was made for, unless a newer upload replaced it. */

@@ -38,6 +38,8 @@ export interface Episode {
   durationSeconds: number;
   nextEpisodeId: string | null;
   playback: { url: string; expiresAt: string };
+  /** WebVTT tracks in the interface languages; none until subtitles are uploaded (issue 17). */
+  subtitles: { lang: string; label: string; url: string }[];
 }
 
 export interface Homepage {
@@ -74,10 +76,11 @@ export function presentCard(row: CardRow): VideoCard {
 }
 
 const watchable = (video: VideoRow, episode: EpisodeRow) => ({
-  id: episode.id,
+  episodeId: episode.id,
   videoId: video.id,
   number: episode.number,
   freeEpisodes: video.freeEpisodes,
+  priceCoins: video.priceCoins,
 });
 
 /** Browsing and watching: tags, homepage, lists and search, the video page, playback. */
@@ -142,7 +145,9 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         repo.episodesOf(database.db, id),
         userId ? viewers.viewerOf(userId, id) : { favorited: false, resume: null },
       ]);
-      const allowed = await Promise.all(episodes.map((episode) => entitlement.mayWatch(userId, watchable(video, episode))));
+      const allowed = new Set(
+        await entitlement.watchableNumbers(userId, { videoId: id, freeEpisodes: video.freeEpisodes, numbers: episodes.map((episode) => episode.number) }),
+      );
       return {
         ...card!,
         description: video.description,
@@ -150,12 +155,12 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         priceCoins: video.priceCoins,
         favorited,
         resume,
-        episodes: episodes.map((episode, i) => ({
+        episodes: episodes.map((episode) => ({
           id: episode.id,
           number: episode.number,
           title: episode.title,
           durationSeconds: episode.durationSeconds,
-          locked: !allowed[i],
+          locked: !allowed.has(episode.number),
           ready: episode.status === 'ready',
         })),
       };
@@ -167,7 +172,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       const video = episode && (await repo.videoById(database.db, episode.videoId));
       if (!episode || !video) throw new NotFound('No such episode');
       if (!(await entitlement.mayWatch(context.userId, watchable(video, episode)))) {
-        const balance = await entitlement.balanceOf(context.userId);
+        const balance = context.userId ? (await entitlement.standingOf(context.userId)).coins : 0;
         throw new PaymentRequired('This episode is locked', { episodeId: id, videoId: video.id, priceCoins: video.priceCoins, balance });
       }
       if (episode.status !== 'ready' || !episode.mediaPrefix) {
@@ -184,6 +189,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         durationSeconds: episode.durationSeconds,
         nextEpisodeId: await repo.nextEpisodeId(database.db, video.id, episode.number),
         playback: { url: `/media/g/${grant.token}/${episode.mediaPrefix}/master.m3u8`, expiresAt: grant.expiresAt.toISOString() },
+        subtitles: [],
       };
     },
 
@@ -196,6 +202,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         const episode = await repo.episodeById(database.db, episodeId);
         return episode ? { videoId: episode.videoId, number: episode.number } : null;
       },
+      /** What unlocking an episode costs, and whether it needs unlocking: its series' free episodes and price. */
+      episodeTerms: (episodeId: string) => repo.episodeTerms(database.db, episodeId),
     },
   };
 }

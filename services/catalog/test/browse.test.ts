@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@cliffhanger/platform/testing';
-import { makeClip, notAVideo, startSite, type Site } from './harness.ts';
+import { adminOf, makeClip, notAVideo, startCatalogSite, type Site } from './site.ts';
 
 let site: Site;
 let drama: string;
 const episode = (n: number) => `${drama}-ep${n}`;
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startCatalogSite();
   drama = await site.series({
     title: 'The Midnight Contract',
     description: 'A bride for one year, a secret for life.',
@@ -123,7 +123,7 @@ describe('browsing the catalog', () => {
   it('counts a play for the first history record of the day of each viewer', async () => {
     // A series of its own, so plays other tests record (delivered a moment later) cannot count here.
     const counted = await site.series({ title: 'Counted Twice', tags: ['Romance'] });
-    await site.catalog.admin.planEpisodes(counted, 1);
+    await adminOf(site).planEpisodes(counted, 1);
     const playCount = async () => (await site.call('GET', `/api/video?id=${counted}`)).data.playCount as number;
     const [first, second] = [await site.guest(), await site.guest()];
     for (const position of [0, 1]) await site.call('POST', '/api/user/history', { token: first, body: { episodeId: `${counted}-ep1`, positionSeconds: position } });

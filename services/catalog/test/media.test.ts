@@ -7,7 +7,7 @@ import { serverSecret } from '@cliffhanger/platform';
 import { tempDir } from '@cliffhanger/platform/testing';
 import { ffprobeEnv, ffprobePath } from '@cliffhanger/transcoder';
 import { issuePlaybackGrant } from '../src/index.ts';
-import { makeClip, startSite, type Site } from './harness.ts';
+import { makeClip, startCatalogSite, type Site } from './site.ts';
 
 const run = promisify(execFile);
 
@@ -20,7 +20,7 @@ const get = (url: string, headers: Record<string, string> = {}) => fetch(site.ur
 const ladderUrl = (grant: string, episodeId: string, file: string) => `/media/g/${grant}/episodes/${episodeId}/hls/${file}`;
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startCatalogSite();
   const video = await site.series({ title: 'Grant Street', tags: ['Revenge'], freeEpisodes: 1, priceCoins: 30 });
   const clip = await makeClip(3);
   for (const bytes of [clip, clip]) await site.upload(video, bytes);
@@ -119,6 +119,14 @@ describe('protected media', () => {
       '/media/public/../secrets/media_secret',
     ]) {
       expect([403, 404], url).toContain((await get(url)).status);
+    }
+  });
+
+  it('marks every media answer nosniff and same-origin, served or refused', async () => {
+    for (const url of [playback, ladderUrl('garbage', locked, 'master.m3u8'), '/media/public/covers/nothing.jpg', '/media/elsewhere']) {
+      const answer = await get(url);
+      expect(answer.headers.get('x-content-type-options'), url).toBe('nosniff');
+      expect(answer.headers.get('cross-origin-resource-policy'), url).toBe('same-origin');
     }
   });
 

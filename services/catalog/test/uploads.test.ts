@@ -1,11 +1,17 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClip, notAVideo, startSite, type Site } from './harness.ts';
+import { adminOf, makeClip, notAVideo, startCatalogSite, type Site } from './site.ts';
 
 let site: Site;
 let clip: Buffer;
 
 beforeAll(async () => {
-  [site, clip] = await Promise.all([startSite(), makeClip()]);
+  [site, clip] = await Promise.all([startCatalogSite(), makeClip()]);
 }, 60_000);
 
 afterAll(() => site?.close());
@@ -42,7 +48,7 @@ describe('uploads through the admin API', () => {
 
   it('shows every planned episode of a series before its file arrives, and fills one in on upload', async () => {
     const video = await site.series({ title: 'Coming Soon', freeEpisodes: 1, priceCoins: 25 });
-    await site.catalog.admin.planEpisodes(video, 3);
+    await adminOf(site).planEpisodes(video, 3);
     const planned = await site.call('GET', `/api/video?id=${video}`);
     expect(planned.data.episodes).toMatchObject([
       { number: 1, ready: false, locked: false },
@@ -94,9 +100,62 @@ describe('uploads through the admin API', () => {
   });
 });
 
+describe('transcodes that fail', () => {
+  it('an uploaded playlist referencing an http URL is refused as invalid media, fetches nothing and is stored under a neutral name', async () => {
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.end();
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const video = await site.series({ title: 'Remote Reel' });
+      const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nhttp://127.0.0.1:${port}/x.ts\n#EXT-X-ENDLIST\n`;
+      const upload = await site.upload(video, Buffer.from(playlist), '?fileName=episode.m3u8');
+      expect(await site.settled(upload.data.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/not a video file we accept: its format is hls/) });
+      expect(requests).toEqual([]);
+      expect(fs.readdirSync(site.platform.storage.localPath(`uploads/${upload.data.id}`))).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a transcode that crashes three times ends failed, and an operator queues it again until it is ready', async () => {
+    // An ffmpeg killed every time, as the out-of-memory killer would kill one on a hostile file.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crashing-ffmpeg-'));
+    const wrapper = path.join(dir, 'ffmpeg');
+    fs.writeFileSync(wrapper, '#!/bin/sh\nkill -9 $$\n', { mode: 0o755 });
+    const video = await site.series({ title: 'Crash Course' });
+    await adminOf(site).planEpisodes(video, 2);
+    let id: string;
+    process.env.FFMPEG_PATH = wrapper;
+    try {
+      const upload = await site.upload(video, clip, '?number=1');
+      id = upload.data.id;
+      const failed = await site.settled(id, 90_000);
+      expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/^transcoding failed after 3 attempts: .*killed by SIGKILL/) });
+    } finally {
+      delete process.env.FFMPEG_PATH;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+
+    expect((await site.call('POST', `/api/admin/episodes/${id}/retranscode`)).code).toBe(403);
+    const again = await site.admin('POST', `/api/admin/episodes/${id}/retranscode`);
+    expect(again.code).toBe(200);
+    expect(again.data).toMatchObject({ id, status: expect.stringMatching(/^(pending|processing)$/), error: null });
+    expect(await site.settled(id)).toMatchObject({ status: 'ready', progress: 100, durationSeconds: 2, error: null });
+    expect((await site.call('GET', `/api/video?id=${video}`)).data.episodes.map((e: { ready: boolean }) => e.ready)).toEqual([true, false]);
+
+    expect((await site.admin('POST', `/api/admin/episodes/${id}/retranscode`)).code).toBe(409);
+    expect((await site.admin('POST', `/api/admin/episodes/${video}-ep2/retranscode`)).code).toBe(409);
+    expect((await site.admin('POST', '/api/admin/episodes/no-such-episode/retranscode')).code).toBe(404);
+  }, 180_000);
+});
+
 describe('the admin API without ADMIN_TOKEN', () => {
   it('is off and says how to turn it on', async () => {
-    const bare = await startSite({}, { adminApi: false });
+    const bare = await startCatalogSite({}, { adminApi: false });
     try {
       const answer = await bare.admin('POST', '/api/admin/videos', { body: { title: 'Nope' } });
       expect(answer.code).toBe(403);

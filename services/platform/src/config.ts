@@ -1,13 +1,45 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const optionalUrl = z.string().url().optional();
+const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+// proxy-addr's names and an address or subnet (`10.0.0.0/8`, `fd00::/8`), as Express's `trust proxy` takes them.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (entry: string) => {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+};
+
+/**
+ * Which peers may tell the client's address in X-Forwarded-For: none (the connection's own address
+ * counts), a number of proxy hops in front of the gateway, or the proxies' addresses and subnets.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, context): number | string[] | false => {
+    if (!value || value === '0') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const bad = entries.find((entry) => !isProxyAddress(entry));
+    if (bad === undefined && entries.length > 0) return entries;
+    context.addIssue({ code: 'custom', message: `'${bad ?? value}' is not a number of proxy hops, nor an address or subnet of a proxy` });
+    return z.NEVER;
+  });
+
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 /** Every setting of every process, read once at start. See the README's table. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  TARGET: z.enum(['all', 'gateway', 'user', 'catalog', 'transcoder']).default('all'),
+  /** Which modules this process runs: `all`, or names from the module registry, comma-separated (checked against it at start). */
+  TARGET: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'a module name or a comma-separated list of them').default('all'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().default('./data'),
@@ -21,22 +53,55 @@ export const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(16).optional(),
   MEDIA_SECRET: z.string().min(32).optional(),
   INTERNAL_TOKEN: z.string().min(16).optional(),
-  USER_SERVICE_URL: optionalUrl,
-  CATALOG_SERVICE_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: flag.default(true),
   FFMPEG_PATH: z.string().optional(),
   FFPROBE_PATH: z.string().optional(),
+  /** Largest episode file the admin API takes and the transcoder reads. */
+  MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(2048),
+  /** Longest source the transcoder accepts. */
+  TRANSCODE_MAX_MINUTES: z.coerce.number().min(1).max(24 * 60).default(30),
+  /** Ceiling on one ladder run's wall-clock time (each run gets 2 min + 6x the source's length, up to this). */
+  TRANSCODE_TIMEOUT_MINUTES: z.coerce.number().min(1).max(48 * 60).default(180),
   /** Prefix of every key this deployment keeps in Redis (BullMQ queues, rate limits), so several can share one. */
   REDIS_PREFIX: z.string().regex(/^[\w-]+$/).default('cliffhanger'),
   FACEBOOK_PIXEL_ID: z.string().max(100).optional(),
   GOOGLE_ANALYTICS_ID: z.string().max(100).optional(),
   TIKTOK_PIXEL_ID: z.string().max(100).optional(),
   BIGO_PIXEL_ID: z.string().max(100).optional(),
-  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** Proxy hops (or proxy addresses) in front of the gateway whose X-Forwarded-For is believed; none by default. */
+  TRUST_PROXY: trustProxy,
+  /** Per client address and minute, each counted in Redis across replicas when REDIS_URL is set. */
+  RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
+  RATE_LIMIT_GUEST_PER_MINUTE: perMinute(30),
+  RATE_LIMIT_HISTORY_PER_MINUTE: perMinute(120),
+  RATE_LIMIT_PIXEL_PER_MINUTE: perMinute(600),
+  /** A session unused this long is refused; every use (at most one write an hour) starts the count again. */
+  SESSION_IDLE_DAYS: z.coerce.number().positive().max(3650).default(30),
+  /** Days the outbox keeps delivered events, and processed-event marks are kept. */
+  RETENTION_EVENT_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** Days after which a guest that never did anything (no list, history, coins or VIP) and whose sessions lapsed is deleted. */
+  RETENTION_GUEST_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Days finished (completed or dead) jobs are kept. */
+  RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** On SIGTERM, how long requests in flight may take to finish before their connections are cut. */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+  /** On SIGTERM, how long the server keeps serving with /readyz at 503 before it stops accepting, so load balancers move away first. */
+  SHUTDOWN_ANNOUNCE_SECONDS: z.coerce.number().min(0).max(60).default(2),
+  /** Stripe runs when this is set, and the sandbox provider never does. */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\w+$/, 'a secret key (sk_...)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'a webhook signing secret (whsec_...)').optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_\w+$/, 'a publishable key (pk_...)').optional(),
+  /** Another Stripe API origin (tests' stand-in); api.stripe.com otherwise. */
+  STRIPE_API_BASE: optionalUrl,
+  /** Which payment provider; unset picks Stripe when STRIPE_SECRET_KEY is set. `sandbox` allows it under NODE_ENV=production. */
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).optional(),
 });
 
-export type Config = z.infer<typeof configSchema> & { dataDir: string };
+/** `dataDir`: DATA_DIR resolved; `serviceUrls`: where each module running apart is reached, from `<NAME>_SERVICE_URL`. */
+export type Config = z.infer<typeof configSchema> & { dataDir: string; serviceUrls: Record<string, string> };
+
+const SERVICE_URL = /^([A-Z]+)_SERVICE_URL$/;
 
 export class ConfigError extends Error {}
 
@@ -47,5 +112,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`config: ${issue.path.join('.')}: ${issue.message}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  // A production site mails real people: no mail may land in a file, and no link may point at an internal address.
+  if (parsed.data.NODE_ENV === 'production') {
+    for (const name of ['SMTP_URL', 'PUBLIC_URL'] as const)
+      if (!parsed.data[name]) throw new ConfigError(`config: ${name}: required when NODE_ENV=production`);
+  }
+  const serviceUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const module = SERVICE_URL.exec(name)?.[1];
+    if (!module || !value) continue;
+    if (!URL.canParse(value)) throw new ConfigError(`config: ${name}: Invalid URL`);
+    serviceUrls[module.toLowerCase()] = value;
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR), serviceUrls };
 }

@@ -10,6 +10,8 @@ export interface RequestContext {
   requestId: string;
   userId: string | null;
   attribution: Attribution;
+  /** The W3C trace context (`traceparent`) the request came with; its events carry it on. */
+  traceparent?: string;
 }
 
 export const noAttribution: Attribution = { referrerToken: null, fbclid: null, ttclid: null };

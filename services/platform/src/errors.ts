@@ -1,6 +1,6 @@
 /**
  * Typed domain errors. Domain code throws them; the gateway's one error middleware turns them
- * into the envelope (DESIGN.md, "The API contract"). No route builds an error envelope by hand.
+ * into the envelope (docs/api.md). No route builds an error envelope by hand.
  */
 export class AppError extends Error {
   constructor(

@@ -2,24 +2,29 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   appendEvent,
-  MAX_DELIVERY_ATTEMPTS,
   migrate,
   platformMigrations,
   queryRows,
+  requestReplay,
+  type DeliveryPolicy,
   type BusEvent,
   type Database,
   type EventBus,
   type RequestContext,
 } from '../src/index.ts';
-import { eventually, openTestDatabase } from '../src/testing.ts';
+import { eventually, openTestDatabase } from '../src/testing/index.ts';
 
 const context: RequestContext = {
   requestId: 'r1',
   userId: 'u1',
   attribution: { referrerToken: 'ref-1', fbclid: 'fb-1', ttclid: 'tt-1' },
+  traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
 };
 
-/** The bus contract: every EventBus adapter passes these. */
+/** Retries fast enough for a test; the default policy's minutes are for production. */
+export const fastDelivery: DeliveryPolicy = { maxAttempts: 4, backoffMs: () => 20 };
+
+/** The bus contract: every EventBus adapter passes these, built with `fastDelivery`. */
 export function busContract(adapter: string, makeBus: (database: Database) => EventBus, skip?: string) {
   describe.skipIf(Boolean(skip))(`event bus contract: ${adapter}`, () => {
     let database: Database;
@@ -50,7 +55,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
     }
     const numberOf = (event: BusEvent) => Number(event.type === 'favorite.changed' ? event.data.videoId : String(event.data.email).split('@')[0]);
 
-    it('delivers a committed event once, with its user and attribution', async () => {
+    it('delivers a committed event once, with its user, attribution and trace context', async () => {
       const seen: BusEvent[] = [];
       const b = bus();
       b.subscribe('test-consumer', ['user.registered'], async (event) => void seen.push(event));
@@ -66,6 +71,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
         userId: 'u1',
         attribution: context.attribution,
         data: { email: '7@example.com', wasGuest: false },
+        traceparent: context.traceparent,
       });
     });
 
@@ -85,7 +91,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       expect(seen).toEqual(['favorite.changed']);
     });
 
-    // Kafka orders within a topic (one per event type), so order is asserted per type.
+    // Kafka orders one key within a topic (a user's events of one family), so order is asserted per type.
     it('delivers each type in commit order to every consumer, skipping types they did not ask for', async () => {
       const first: number[] = [];
       const second: number[] = [];
@@ -117,6 +123,23 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       expect(calls).toBe(3);
     });
 
+    it('runs after-commit work once its event is committed, and never for a try that rolled back', async () => {
+      const done: string[] = [];
+      let tries = 0;
+      const b = bus();
+      b.subscribe('effects', ['user.registered'], async (event, tx, effects) => {
+        tries += 1;
+        await tx.execute(sql`insert into effects (event_id, consumer) values (${event.id}, 'effects')`);
+        effects.afterCommit(() => done.push(`${event.id}:${tries}`));
+        if (tries === 1) throw new Error('first try fails after asking for its effect');
+      });
+      await b.start();
+      const event = await publish('user.registered');
+      await eventually(() => done.length === 1, 15_000, 'the after-commit work');
+      expect(done).toEqual([`${event.id}:2`]);
+      expect(await effects('effects')).toHaveLength(1);
+    });
+
     it('sets a poisoned event aside and keeps delivering the ones after it', async () => {
       const delivered: number[] = [];
       let poisonAttempts = 0;
@@ -139,8 +162,28 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
         return rows.length > 0 ? rows : null;
       }, 10_000, 'the dead letter');
       expect(dead).toEqual([{ event_id: poisoned.id, error: 'Error: cannot apply' }]);
-      expect(poisonAttempts).toBe(MAX_DELIVERY_ATTEMPTS);
+      expect(poisonAttempts).toBe(fastDelivery.maxAttempts);
     }, 90_000);
+
+    it('replays a set-aside event once an operator asks, and applies it once', async () => {
+      let broken = true;
+      const b = bus();
+      b.subscribe('mended', ['favorite.changed'], async (event, tx) => {
+        if (broken) throw new Error('dependency down');
+        await tx.execute(sql`insert into effects (event_id, consumer) values (${event.id}, 'mended')`);
+      });
+      await b.start();
+      const event = await publish('favorite.changed', 7);
+      await eventually(async () => (await queryRows(database.db, sql`select 1 from platform.dead_events where event_id = ${event.id}`)).length === 1, 30_000, 'the dead letter');
+      broken = false;
+      expect(await requestReplay(database.db, [event.id])).toBe(1);
+      b.nudge();
+      await eventually(async () => (await effects('mended')).length === 1, 15_000, 'the replayed effect');
+      await eventually(async () => (await queryRows(database.db, sql`select 1 from platform.dead_events`)).length === 0, 10_000, 'the dead letter to go');
+      expect(await requestReplay(database.db)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await effects('mended')).toHaveLength(1);
+    }, 60_000);
 
     it('applies each event once per consumer when two processes deliver side by side', async () => {
       const handler = async (event: BusEvent, tx: Parameters<Parameters<EventBus['subscribe']>[2]>[1]) => {

@@ -1,7 +1,96 @@
-import { createPostgresBus } from '../src/index.ts';
-import { realDatabaseUrl, silentLogger } from '../src/testing.ts';
-import { busContract } from './bus.contract.ts';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import {
+  appendEvent,
+  createPostgresBus,
+  defaultDeliveryPolicy,
+  migrate,
+  openPostgres,
+  platformMigrations,
+  queryRows,
+  systemContext,
+  tailOutboxEvents,
+} from '../src/index.ts';
+import { createScratchDatabase, eventually, openTestDatabase, realDatabaseUrl, silentLogger } from '../src/testing/index.ts';
+import { busContract, fastDelivery } from './bus.contract.ts';
 
 busContract(`postgres outbox on ${realDatabaseUrl ? 'PostgreSQL' : 'PGlite'}`, (database) =>
-  createPostgresBus(database, silentLogger, { pollMs: 50 }),
+  createPostgresBus(database, silentLogger, { pollMs: 50, delivery: fastDelivery }),
 );
+
+describe('the default delivery policy', () => {
+  it('retries for about twenty minutes, with waits that grow to five minutes and never come in step', () => {
+    const waits = Array.from({ length: defaultDeliveryPolicy.maxAttempts - 1 }, (_, i) => defaultDeliveryPolicy.backoffMs(i + 1));
+    const total = waits.reduce((sum, wait) => sum + wait, 0);
+    expect(total).toBeGreaterThan(8 * 60_000);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(300_000);
+    const samples = new Set(Array.from({ length: 20 }, () => defaultDeliveryPolicy.backoffMs(6)));
+    expect(samples.size).toBeGreaterThan(1);
+  });
+});
+
+describe('tail-events on the Postgres bus', () => {
+  it('prints the events the relay numbered, in its order, from the beginning or from now', async () => {
+    const database = await openTestDatabase();
+    await migrate(database, 'platform', platformMigrations);
+    const bus = createPostgresBus(database, silentLogger, { pollMs: 20 });
+    await bus.start();
+    const publish = (n: number) =>
+      database.transaction((tx) => appendEvent(tx, systemContext(), 'favorite.changed', { videoId: `v${n}`, favorite: n % 2 === 0 }, 'u1'));
+    try {
+      const first = await publish(1);
+      await eventually(async () => (await queryRows(database.db, sql`select 1 from platform.outbox where seq is null`)).length === 0, 10_000, 'numbering');
+      const stop = new AbortController();
+      const fromBeginning: unknown[] = [];
+      await tailOutboxEvents(database, { fromBeginning: true, limit: 1, signal: stop.signal, print: (line) => void fromBeginning.push(line) });
+      expect(fromBeginning).toEqual([{ seq: 1, ...first }]);
+
+      const fromNow: unknown[] = [];
+      const tail = tailOutboxEvents(database, { pollMs: 20, signal: stop.signal, print: (line) => void fromNow.push(line) });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const later = [await publish(2), await publish(3)];
+      await eventually(() => fromNow.length === 2, 10_000, 'the later events');
+      stop.abort();
+      expect(await tail).toBe(2);
+      expect(fromNow).toEqual([
+        { seq: 2, ...later[0] },
+        { seq: 3, ...later[1] },
+      ]);
+    } finally {
+      await bus.stop();
+      await database.close();
+    }
+  });
+});
+
+describe.skipIf(!realDatabaseUrl)('the Postgres bus when the database restarts', () => {
+  it('loses nothing and crashes nothing when every connection is killed', async () => {
+    const scratch = await createScratchDatabase();
+    const database = await openPostgres(scratch.url, 4);
+    await migrate(database, 'platform', platformMigrations);
+    const seen = new Set<string>();
+    const bus = createPostgresBus(database, silentLogger, { pollMs: 5_000, delivery: fastDelivery });
+    bus.subscribe('survivor', ['favorite.changed'], async (event) => {
+      seen.add(event.id);
+    });
+    await bus.start();
+    const publish = async (n: number) =>
+      (await database.transaction((tx) => appendEvent(tx, systemContext(), 'favorite.changed', { videoId: `v${n}`, favorite: true }, 'u1'))).id;
+    const ids = [await publish(1)];
+    await eventually(() => seen.size === 1, 15_000, 'the first event');
+    // What a server restart does to every connection, the LISTEN one among them.
+    const admin = new pg.Client({ connectionString: realDatabaseUrl });
+    await admin.connect();
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [new URL(scratch.url).pathname.slice(1)]);
+    await admin.end();
+    // Generous waits: under a loaded test run, new connections and the LISTEN reconnect take a while.
+    for (let n = 2; n <= 5; n++) ids.push(await eventually(() => publish(n).catch(() => null), 40_000, `publishing event ${n}`));
+    // A long poll: the events arrive through the LISTEN connection, re-established after the kill.
+    await eventually(() => ids.every((id) => seen.has(id)), 60_000, 'every event after the restart');
+    expect(seen.size).toBe(5);
+    await bus.stop();
+    await database.close();
+    await scratch.drop();
+  }, 180_000);
+});

@@ -12,7 +12,35 @@ describe('config', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^config: PORT: /);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/^config: DATABASE_URL: /);
-    expect(() => loadConfig({ TARGET: 'everything' })).toThrow(/^config: TARGET: /);
+    // A well-formed TARGET naming an unknown module is the registry's to refuse (gateway/test/targets.test.ts).
+    expect(() => loadConfig({ TARGET: 'User Catalog' })).toThrow(/^config: TARGET: /);
+  });
+
+  it('trusts no proxy unless TRUST_PROXY names hops or addresses, and refuses anything else', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8,loopback, 192.0.2.7' }).TRUST_PROXY).toEqual(['10.0.0.0/8', 'fd00::/8', 'loopback', '192.0.2.7']);
+    for (const value of ['true', 'all', '10.0.0.0/33', '10.0.0/8', 'example.com'])
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/^config: TRUST_PROXY: /);
+  });
+
+  it('requires SMTP_URL and PUBLIC_URL in production, one line each', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/^config: SMTP_URL: required when NODE_ENV=production$/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toThrow(/^config: PUBLIC_URL: required when NODE_ENV=production$/);
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', PUBLIC_URL: 'https://cliffhanger.example' }).PUBLIC_URL).toBe('https://cliffhanger.example');
+    expect(loadConfig({}).SMTP_URL).toBeUndefined();
+  });
+
+  it('has per-minute limits and a sliding session lifetime by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      RATE_LIMIT_AUTH_PER_MINUTE: 20,
+      RATE_LIMIT_GUEST_PER_MINUTE: 30,
+      RATE_LIMIT_HISTORY_PER_MINUTE: 120,
+      RATE_LIMIT_PIXEL_PER_MINUTE: 600,
+      SESSION_IDLE_DAYS: 30,
+    });
+    expect(() => loadConfig({ RATE_LIMIT_GUEST_PER_MINUTE: '0' })).toThrow(/^config: RATE_LIMIT_GUEST_PER_MINUTE: /);
   });
 
   it('reads DEMO=0 as off', () => {

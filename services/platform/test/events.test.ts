@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent, migrate, platformMigrations, queryRows, systemContext, type Database } from '../src/index.ts';
-import { openTestDatabase } from '../src/testing.ts';
+import { openTestDatabase } from '../src/testing/index.ts';
 
 describe('event payloads follow proto/', () => {
   let database: Database;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openPostgres, queryRows, type Database } from '../src/index.ts';
-import { createScratchDatabase, openTestDatabase, realDatabaseUrl, tempDir } from '../src/testing.ts';
+import { createScratchDatabase, openTestDatabase, realDatabaseUrl, tempDir } from '../src/testing/index.ts';
 
 function migrationsDir(files: Record<string, string>): string {
   const dir = tempDir('migrations-');

@@ -1,14 +1,32 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defineJob, migrate, PermanentJobError, platformMigrations, type Database, type JobQueue } from '../src/index.ts';
-import { eventually, openTestDatabase } from '../src/testing.ts';
+import { defineJob, migrate, PermanentJobError, platformMigrations, WORKER_LOST, type Database, type DeadJob, type JobQueue } from '../src/index.ts';
+import { eventually, openTestDatabase } from '../src/testing/index.ts';
+
+export interface ContractQueueOptions {
+  /** How long a claim holds without a heartbeat: short where a test makes workers stall. */
+  leaseMs?: number;
+}
+
+/**
+ * Holds the event loop, as a frozen worker process (or a handler hogging the CPU) would: no
+ * heartbeat or lock renewal goes out, so the job's lease runs out while its handler still runs.
+ */
+function freeze(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The job queue contract: every JobQueue adapter passes these. */
-export function queueContract(adapter: string, makeQueue: (database: Database) => JobQueue, skip?: string) {
+export function queueContract(adapter: string, makeQueue: (database: Database, options?: ContractQueueOptions) => JobQueue, skip?: string) {
   describe.skipIf(Boolean(skip))(`job queue contract: ${adapter}`, () => {
     let database: Database;
     const queues: JobQueue[] = [];
-    const queue = () => {
-      const created = makeQueue(database);
+    // Handlers of workers that "died" stay pending until the test ends, as a killed process's would forever.
+    const hung: (() => void)[] = [];
+    const queue = (options?: ContractQueueOptions) => {
+      const created = makeQueue(database, options);
       queues.push(created);
       return created;
     };
@@ -19,6 +37,7 @@ export function queueContract(adapter: string, makeQueue: (database: Database) =
       await migrate(database, 'platform', platformMigrations);
     });
     afterEach(async () => {
+      for (const release of hung.splice(0)) release();
       await Promise.all(queues.splice(0).map((q) => q.stop()));
       await database.close();
     });
@@ -52,14 +71,16 @@ export function queueContract(adapter: string, makeQueue: (database: Database) =
       expect(attempts).toEqual([1, 2, 3]);
     });
 
-    it('moves a job that keeps failing to the dead letters after its attempts', async () => {
+    it('moves a job that keeps failing to the dead letters after its attempts, and tells its dead-job hook', async () => {
       const job = definition('doomed', 2);
       const q = queue();
       let calls = 0;
+      const buried: DeadJob<{ n: number }>[] = [];
       q.work(job, async () => {
         calls += 1;
         throw new Error('always broken');
       });
+      q.onDead(job, async (dead) => void buried.push(dead));
       await q.start();
       const id = await q.enqueue(job, { n: 1 });
       const state = await eventually(async () => {
@@ -67,23 +88,91 @@ export function queueContract(adapter: string, makeQueue: (database: Database) =
         return found?.status === 'dead' ? found : null;
       }, 15_000, 'dead letter');
       expect(calls).toBe(2);
-      expect(state.lastError).toContain('always broken');
+      expect(state).toMatchObject({ attempts: 2, lastError: expect.stringContaining('always broken') });
+      await eventually(() => buried.length === 1, 5_000, 'the dead-job hook');
+      expect(buried[0]).toMatchObject({ id, data: { n: 1 }, attempts: 2, error: expect.stringContaining('always broken'), permanent: false });
     });
 
-    it('does not retry a job that failed permanently', async () => {
+    it('does not retry a job that failed permanently, and tells its dead-job hook why', async () => {
       const job = definition('corrupt', 5);
       const q = queue();
       let calls = 0;
+      const buried: DeadJob<{ n: number }>[] = [];
       q.work(job, async () => {
         calls += 1;
         throw new PermanentJobError('not a video file');
       });
+      q.onDead(job, async (dead) => void buried.push(dead));
       await q.start();
       const id = await q.enqueue(job, { n: 1 });
       await eventually(async () => (await q.getJob(job, id))?.status === 'dead', 10_000, 'dead letter');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await eventually(() => buried.length === 1, 5_000, 'the dead-job hook');
+      await sleep(200);
       expect(calls).toBe(1);
+      expect(buried).toEqual([{ id, data: { n: 1 }, attempts: 1, error: 'not a video file', permanent: true }]);
     });
+
+    it('tries a job whose workers keep dying on it up to its attempts, then buries it once and never hands it out again', async () => {
+      const leaseMs = 400;
+      const job = definition('crashing', 3);
+      // Four worker processes; each that takes the job freezes past its lease and never comes back.
+      const workers = [1, 2, 3, 4].map(() => queue({ leaseMs }));
+      const attempts: number[] = [];
+      const buried: DeadJob<{ n: number }>[] = [];
+      for (const worker of workers) {
+        worker.work(job, async ({ attempt }) => {
+          attempts.push(attempt);
+          freeze(leaseMs * 2);
+          await new Promise<void>((resolve) => hung.push(resolve));
+        });
+        worker.onDead(job, async (dead) => void buried.push(dead));
+      }
+      await Promise.all(workers.map((worker) => worker.start()));
+      const id = await workers[0]!.enqueue(job, { n: 5 });
+      const state = await eventually(async () => {
+        const found = await workers[0]!.getJob(job, id);
+        return found?.status === 'dead' ? found : null;
+      }, 30_000, 'the dead letter');
+      await eventually(() => buried.length > 0, 5_000, 'the dead-job hook');
+      expect(attempts).toEqual([1, 2, 3]);
+      expect(state).toMatchObject({ attempts: 3, lastError: WORKER_LOST });
+      expect(buried).toEqual([{ id, data: { n: 5 }, attempts: 3, error: WORKER_LOST, permanent: false }]);
+
+      // The frozen workers wake up and finish: too late, the job stays dead and is not run again.
+      for (const release of hung.splice(0)) release();
+      await sleep(leaseMs * 3);
+      expect(attempts).toHaveLength(3);
+      expect(buried).toHaveLength(1);
+      expect(await workers[0]!.getJob(job, id)).toMatchObject({ status: 'dead', attempts: 3 });
+    }, 60_000);
+
+    it.each(['complete', 'fail'] as const)('a worker whose lease ran out cannot %s the job another worker claimed', async (outcome) => {
+      const leaseMs = 400;
+      const job = definition('stalled', 3);
+      const tries: { attempt: number; signal: AbortSignal; finish: () => void }[] = [];
+      const handler = async ({ attempt, signal }: { attempt: number; signal: AbortSignal }) => {
+        const finished = new Promise<void>((resolve) => tries.push({ attempt, signal, finish: resolve }));
+        if (attempt === 1) freeze(leaseMs * 2);
+        await finished;
+        if (attempt === 1 && outcome === 'fail') throw new Error('late failure');
+      };
+      const workers = [queue({ leaseMs }), queue({ leaseMs })];
+      for (const worker of workers) worker.work(job, handler);
+      await Promise.all(workers.map((worker) => worker.start()));
+      const id = await workers[0]!.enqueue(job, { n: 1 });
+      await eventually(() => tries.length === 2, 20_000, 'the second claim');
+      const [stalled, current] = tries as [(typeof tries)[0], (typeof tries)[0]];
+      expect([stalled.attempt, current.attempt]).toEqual([1, 2]);
+      await eventually(() => stalled.signal.aborted, 10_000, 'the stalled worker to learn it lost the job');
+      expect(current.signal.aborted).toBe(false);
+
+      stalled.finish();
+      await sleep(leaseMs * 2);
+      expect(await workers[0]!.getJob(job, id)).toMatchObject({ status: 'active', attempts: 2 });
+      current.finish();
+      await eventually(async () => (await workers[0]!.getJob(job, id))?.status === 'completed', 10_000, 'completion by the current claim');
+      expect(await workers[0]!.getJob(job, id)).toMatchObject({ attempts: 2, lastError: null });
+    }, 60_000);
 
     it('enqueues a job id once, however often it is asked', async () => {
       const job = definition('idempotent');

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { FfmpegInvocation } from './ffmpeg-run.ts';
 import { QUALITY_CRF, type PlannedRung } from './ladder.ts';
+import { UNTRUSTED_INPUT_OPTIONS } from './limits.ts';
 import type { MediaInfo } from './probe.ts';
 
 export const POSTER_FILE = 'poster.jpg';
@@ -29,7 +30,9 @@ export function buildHlsInvocation(job: HlsJob): FfmpegInvocation {
   const n = rungs.length;
   const top = rungs[n - 1]!;
   const posterFrame = Math.floor(posterSeconds(media.durationSeconds) * frameRate);
-  const inputs = [{ source: resolve(job.input), options: [] as string[] }];
+  // The upload is read with the demuxer ffprobe accepted and the upload limits: never guessed
+  // again, never allowed to open another file or a URL.
+  const inputs = [{ source: resolve(job.input), options: ['-f', media.format, ...UNTRUSTED_INPUT_OPTIONS] }];
   let audioSource = '[0:a:0]';
   if (!media.hasAudio) {
     // Players stall or refuse to switch rungs when some variants lack an audio track; silence is cheap.

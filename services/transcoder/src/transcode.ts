@@ -5,6 +5,7 @@ import { FfmpegError, runFfmpeg } from './ffmpeg-run.ts';
 import { POSTER_FILE, VARIANT_PLAYLIST, buildHlsInvocation, type HlsJob } from './hls-command.ts';
 import { outputFrameRate, planLadder } from './ladder.ts';
 import { averageBitRate, peakBitRate, readSegments, renderMasterPlaylist, type VariantEntry } from './master-playlist.ts';
+import { DEFAULT_LIMITS, ladderRunLimits, type TranscodeLimits } from './limits.ts';
 import { InvalidMediaError, probeMedia } from './probe.ts';
 
 export const MASTER_PLAYLIST = 'master.m3u8';
@@ -16,6 +17,10 @@ export interface TranscodeOptions {
   segmentSeconds?: number;
   /** x264 preset; "veryfast" is the speed/size balance for a 2-core worker. */
   preset?: string;
+  /** Size, length and run-time limits on the source (the defaults unless the operator set them). */
+  limits?: TranscodeLimits;
+  /** Stops ffmpeg: the job this transcode works for was lost to another worker. */
+  signal?: AbortSignal;
   onProgress?: (percent: number) => void;
 }
 
@@ -42,10 +47,10 @@ export interface TranscodeResult {
 }
 
 /** Probes the source and decides everything the ffmpeg run needs; rejects bad media up front. */
-export async function planHlsJob(options: Omit<TranscodeOptions, 'onProgress'>): Promise<HlsJob> {
+export async function planHlsJob(options: Omit<TranscodeOptions, 'onProgress' | 'signal'>): Promise<HlsJob> {
   const { input, outputDir, segmentSeconds = 4, preset = 'veryfast' } = options;
   if (!(segmentSeconds >= 2 && segmentSeconds <= 6)) throw new RangeError(`segmentSeconds must be 2-6, got ${segmentSeconds}`);
-  const media = await probeMedia(input);
+  const media = await probeMedia(input, options.limits);
   const frameRate = outputFrameRate(media.frameRate);
   const rungs = planLadder(media.width, media.height, frameRate);
   return { input, media, rungs, frameRate, outputDir, segmentSeconds, preset };
@@ -60,11 +65,14 @@ export async function transcodeToHls(options: TranscodeOptions): Promise<Transco
   const planned = await planHlsJob({ ...options, outputDir });
   await removeLeftovers(outputDir);
   const workDir = siblingPath(outputDir, 'tmp');
+  // ffmpeg's own temporary files go beside the ladder, never into it, and leave with it.
+  const tmpDir = `${workDir}-ffmpeg`;
   const job: HlsJob = { ...planned, outputDir: workDir };
   try {
-    await Promise.all(job.rungs.map((r) => mkdir(join(workDir, r.name), { recursive: true })));
-    await encodeLadder(job, options.onProgress);
+    await Promise.all([tmpDir, ...job.rungs.map((r) => join(workDir, r.name))].map((dir) => mkdir(dir, { recursive: true })));
+    await encodeLadder(job, { ...options, tmpDir });
     const renditions = await writeMasterPlaylist(job);
+    options.signal?.throwIfAborted();
     await replaceDir(workDir, outputDir);
     options.onProgress?.(100);
     const { durationSeconds, width, height } = job.media;
@@ -72,19 +80,32 @@ export async function transcodeToHls(options: TranscodeOptions): Promise<Transco
   } catch (error) {
     await rm(workDir, { recursive: true, force: true });
     throw error;
+  } finally {
+    await rm(tmpDir, { recursive: true, force: true });
   }
 }
 
-async function encodeLadder(job: HlsJob, onProgress?: (percent: number) => void): Promise<void> {
+async function encodeLadder(job: HlsJob, options: TranscodeOptions & { tmpDir: string }): Promise<void> {
+  const { onProgress, signal, tmpDir } = options;
   let reported = -1;
   const onTime = (seconds: number) => {
     // 100 is kept for the moment the ladder is in place, not when ffmpeg merely stops.
     const percent = Math.min(99, Math.floor((seconds / job.media.durationSeconds) * 100));
     if (percent > reported) onProgress?.((reported = percent));
   };
-  await runFfmpeg(buildHlsInvocation(job), onProgress && onTime).catch((error: unknown) => {
+  const limits = ladderRunLimits(job.media.durationSeconds, options.limits ?? DEFAULT_LIMITS);
+  await runFfmpeg(buildHlsInvocation(job), { ...limits, tmpDir, signal, ...(onProgress && { onTime }) }).catch((error: unknown) => {
+    if (!(error instanceof FfmpegError)) throw error;
+    if (error.failure === 'aborted') throw signal?.reason ?? error;
+    // Generous limits that still ran out mean a file built to be expensive: trying again cannot help.
+    if (error.failure === 'timeout') {
+      throw new InvalidMediaError(`refused: transcoding it ran past its time limit of ${Math.round(limits.timeoutMs / 1000)} s`, job.input);
+    }
+    if (error.failure === 'cpu-limit') {
+      throw new InvalidMediaError(`refused: transcoding it used up its ${limits.cpuSeconds} s of CPU time`, job.input);
+    }
     // Probing reads only the headers; a file whose frames are garbage fails here instead.
-    if (error instanceof FfmpegError && /Invalid data found|could not find codec parameters/i.test(error.stderr)) {
+    if (/Invalid data found|could not find codec parameters/i.test(error.stderr)) {
       throw new InvalidMediaError('not a video file: its picture could not be decoded', job.input);
     }
     throw error;

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidMediaError, probeMedia, renderDemoCover } from '../src/index.ts';
-import { makeAudioOnly, makeClip, scratchDir } from './media.ts';
+import { InvalidMediaError, probeMedia } from '../src/index.ts';
+import { makeAudioOnly, makeClip, makeStill, scratchDir } from './media.ts';
 
 describe('probeMedia', () => {
   let dir: Awaited<ReturnType<typeof scratchDir>>;
@@ -57,7 +57,7 @@ describe('probeMedia', () => {
 
   it('a still picture uploaded by mistake is rejected as invalid media', async () => {
     const file = join(dir.path, 'poster.jpg');
-    await renderDemoCover({ outFile: file, title: 'Poster', hue: 10, width: 90, height: 160 });
+    await makeStill(file);
     await expect(probeMedia(file)).rejects.toBeInstanceOf(InvalidMediaError);
   });
 

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, stopPlatform, type BusEvent, type Platform } from '@cliffhanger/platform';
 import { eventually, openTestPlatform } from '@cliffhanger/platform/testing';
-import { ffmpegPath, ladderPrefixOf, registerTranscodeWorker, transcodeEpisodeJob, transcodeJobIdOf, transcodeRequests } from '../src/index.ts';
+import {
+  DEFAULT_LIMITS, ffmpegPath, ladderPrefixOf, registerTranscodeWorker, sweepCrashLeftovers, transcodeEpisodeJob, transcodeJobIdOf, transcodeRequests,
+} from '../src/index.ts';
 import { makeClip, scratchDir } from './media.ts';
 
 let platform: Platform;
@@ -92,6 +95,28 @@ describe('the transcode worker', () => {
     expect(firstLadder.filter((file) => file.endsWith('.m3u8')).length).toBeGreaterThanOrEqual(3);
     await eventually(() => fs.readdirSync(path.join(scratch.path, 'work')).length === 0, 5_000, 'scratch space cleared');
   }, 120_000);
+
+  it('removes the scratch folders and staging copies crashed transcodes left, and nothing younger', async () => {
+    const work = path.join(scratch.path, 'work');
+    const longAgo = new Date(Date.now() - 5 * 3_600_000);
+    const made = (file: string, old: boolean) => {
+      fs.mkdirSync(file, { recursive: true });
+      fs.writeFileSync(path.join(file, 'seg_000.ts'), 'x');
+      if (old) fs.utimesSync(file, longAgo, longAgo);
+      return file;
+    };
+    const crashedScratch = made(path.join(work, 'ladder-ep-crashed-a1b2c3'), true);
+    const runningScratch = made(path.join(work, 'ladder-ep-running-d4e5f6'), false);
+    const crashedCopy = made(platform.storage.localPath(`episodes/ep-old/hls.${randomUUID()}.part`), true);
+    const replacedLadder = made(platform.storage.localPath(`episodes/ep-old/hls.${randomUUID()}.old`), true);
+    const copyInProgress = made(platform.storage.localPath(`episodes/ep-new/hls.${randomUUID()}.part`), false);
+    const ladder = made(platform.storage.localPath('episodes/ep-old/hls'), true);
+
+    const removed = await sweepCrashLeftovers({ ...platform, workDir: work, limits: { ...DEFAULT_LIMITS, maxRunSeconds: 3_600 } });
+    expect(removed).toEqual({ scratch: 1, staging: 2 });
+    expect([crashedScratch, crashedCopy, replacedLadder].filter((file) => fs.existsSync(file))).toEqual([]);
+    expect([runningScratch, copyInProgress, ladder].every((file) => fs.existsSync(file))).toBe(true);
+  });
 
   it('fails a corrupt upload for good at its first try', async () => {
     const upload = await storedUpload('ep-corrupt', Buffer.from('not a video at all'.repeat(100)));

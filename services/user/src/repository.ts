@@ -7,6 +7,58 @@ export type HistoryRow = typeof history.$inferSelect;
 
 /** The only code that knows the user service's tables. */
 export const userRepository = {
+  /**
+   * Guests that never did anything and can no longer be reached: made over `days` ago, no session
+   * used in that time, nothing in their list or history. Coins and VIP are another service's to say.
+   */
+  async idleGuests(db: Executor, days: number, limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`select u.id from users.users u
+           where u.kind = 'guest' and u.created_at < now() - make_interval(days => ${days})
+             and not exists (select 1 from users.sessions s where s.user_id = u.id and s.revoked_at is null and s.last_used_at > now() - make_interval(days => ${days}))
+             and not exists (select 1 from users.favorites f where f.user_id = u.id)
+             and not exists (select 1 from users.history h where h.user_id = u.id)
+           order by u.created_at limit ${limit}`,
+    );
+    return rows.map((row) => row.id);
+  },
+
+  /**
+   * Deletes sessions no token can use any more (revoked, or unused for `idleDays`) and reset links
+   * spent or expired, a day after they stopped working. Answers how many of each.
+   */
+  async pruneSessions(db: Executor, idleDays: number): Promise<{ sessions: number; resets: number }> {
+    const sessions = await queryRows(
+      db,
+      sql`delete from users.sessions
+           where (revoked_at is not null and revoked_at < now() - interval '1 day')
+              or last_used_at < now() - make_interval(days => ${idleDays}) - interval '1 day'
+       returning 1`,
+    );
+    const resets = await queryRows(
+      db,
+      sql`delete from users.password_resets
+           where coalesce(used_at, expires_at) < now() - interval '1 day'
+       returning 1`,
+    );
+    return { sessions: sessions.length, resets: resets.length };
+  },
+
+  /** Deletes guests (never members) and their sessions. */
+  async deleteGuests(db: Executor, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    await db.execute(sql`delete from users.sessions where user_id = any(${sql.param(ids)}::text[])`);
+    const deleted = await queryRows(db, sql`delete from users.users where kind = 'guest' and id = any(${sql.param(ids)}::text[]) returning id`);
+    return deleted.length;
+  },
+
+  async updateSettings(db: Executor, id: string, settings: { autoUnlock?: boolean }): Promise<Account | null> {
+    if (settings.autoUnlock === undefined) return this.accountById(db, id);
+    const [row] = await db.update(accounts).set({ autoUnlock: settings.autoUnlock }).where(eq(accounts.id, id)).returning();
+    return row ?? null;
+  },
+
   async accountById(db: Executor, id: string): Promise<Account | null> {
     const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
     return row ?? null;
@@ -40,12 +92,20 @@ export const userRepository = {
     await db.insert(sessions).values({ tokenHash, userId });
   },
 
-  async sessionUser(db: Executor, tokenHash: string): Promise<string | null> {
+  /**
+   * The user of a session not revoked and used within `idleSeconds`, and whether its last use is
+   * over an hour old (worth writing down). Times are the database's, as `last_used_at` is.
+   */
+  async liveSession(db: Executor, tokenHash: string, idleSeconds: number): Promise<{ userId: string; touchDue: boolean } | null> {
     const [row] = await db
-      .select({ userId: sessions.userId })
+      .select({ userId: sessions.userId, touchDue: sql<boolean>`${sessions.lastUsedAt} < now() - interval '1 hour'` })
       .from(sessions)
-      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
-    return row?.userId ?? null;
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), sql`${sessions.lastUsedAt} > now() - ${idleSeconds}::float8 * interval '1 second'`));
+    return row ?? null;
+  },
+
+  async touchSession(db: Executor, tokenHash: string): Promise<void> {
+    await db.update(sessions).set({ lastUsedAt: sql`now()` }).where(eq(sessions.tokenHash, tokenHash));
   },
 
   async revokeSession(db: Executor, tokenHash: string): Promise<void> {
@@ -58,6 +118,11 @@ export const userRepository = {
 
   async insertPasswordReset(db: Executor, tokenHash: string, userId: string, expiresAt: Date): Promise<void> {
     await db.insert(passwordResets).values({ tokenHash, userId, expiresAt });
+  },
+
+  /** Marks every reset token of a member still unused as used: one reset spends every link mailed before it. */
+  async voidPasswordResets(db: Executor, userId: string): Promise<void> {
+    await db.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
   },
 
   /** Marks a live reset token used and answers its user; null when unknown, used or expired. */

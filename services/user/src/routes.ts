@@ -22,6 +22,7 @@ const forgotBody = z.object({ email: emailField });
 const resetBody = z
   .object({ token: requiredText('This reset link is invalid or has expired', 100), password: passwordField, confirmPassword: repeatField })
   .superRefine(matching);
+const settingsBody = z.object({ autoUnlock: z.boolean({ message: 'autoUnlock must be true or false' }).optional() });
 const favoriteBody = z.object({ videoId: requiredText('Please choose a video', 100) });
 const historyBody = z.object({
   episodeId: requiredText('Please choose an episode', 100),
@@ -38,18 +39,21 @@ function answerSession(res: Response, session: Session) {
 
 const tokenOf = (req: Request) => req.get(TOKEN_HEADER);
 
-/** Every account call of docs/api.md. `authLimiter` guards the calls that guess passwords or send mail. */
-export function userRoutes(users: UserService, authLimiter: (req: Request, res: Response, next: () => void) => void): Router {
+/**
+ * Every account call of docs/api.md. The calls that guess passwords or send mail are rate limited by
+ * the gateway (the module's `rateLimited`), whether this runs beside it or apart.
+ */
+export function userRoutes(users: UserService): Router {
   const router = Router();
 
   router.get('/api/user', async (req, res) => {
     answerSession(res, await users.currentUser(req.context, tokenOf(req)));
   });
-  router.post('/api/user/register', authLimiter, async (req, res) => {
+  router.post('/api/user/register', async (req, res) => {
     const body = parseInput(registerBody, req.body);
     answerSession(res, await users.register(req.context, body.email, body.password));
   });
-  router.post('/api/user/login', authLimiter, async (req, res) => {
+  router.post('/api/user/login', async (req, res) => {
     const body = parseInput(loginBody, req.body);
     answerSession(res, await users.login(req.context, body.email, body.password));
   });
@@ -57,14 +61,18 @@ export function userRoutes(users: UserService, authLimiter: (req: Request, res: 
     await users.logout(tokenOf(req));
     res.json(ok(null));
   });
-  router.post('/api/user/password/forgot', authLimiter, async (req, res) => {
-    await users.forgotPassword(parseInput(forgotBody, req.body).email);
+  router.post('/api/user/password/forgot', async (req, res) => {
+    users.forgotPassword(parseInput(forgotBody, req.body).email);
     res.json(ok(null));
   });
-  router.post('/api/user/password/reset', authLimiter, async (req, res) => {
+  router.post('/api/user/password/reset', async (req, res) => {
     const body = parseInput(resetBody, req.body);
     await users.resetPassword(body.token, body.password);
     res.json(ok(null));
+  });
+
+  router.post('/api/user/settings', async (req, res) => {
+    res.json(ok(await users.updateSettings(req.context, parseInput(settingsBody, req.body))));
   });
 
   router.get('/api/user/favorite', async (req, res) => {

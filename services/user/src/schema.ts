@@ -1,4 +1,4 @@
-import { integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const users = pgSchema('users');
 
@@ -11,6 +11,7 @@ export const accounts = users.table('users', {
   passwordHash: text('password_hash'),
   createdAt: at('created_at').notNull().defaultNow(),
   registeredAt: at('registered_at'),
+  autoUnlock: boolean('auto_unlock').notNull().default(false),
 });
 
 export const sessions = users.table('sessions', {
@@ -18,6 +19,7 @@ export const sessions = users.table('sessions', {
   userId: text('user_id').notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
   revokedAt: at('revoked_at'),
+  lastUsedAt: at('last_used_at').notNull().defaultNow(),
 });
 
 export const passwordResets = users.table('password_resets', {

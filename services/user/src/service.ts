@@ -7,13 +7,14 @@ import {
   UserFacingError,
   type Database,
   type EventBus,
+  type Logger,
   type Mailer,
   type Page,
   type RequestContext,
   TtlCache,
 } from '@cliffhanger/platform';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import type { AccountStanding, CatalogDirectory, VideoCard } from './ports.ts';
+import type { AccountStanding, CatalogClient, VideoCard } from './ports.ts';
 import { userRepository as repo, type Account } from './repository.ts';
 import { hashToken, looksLikeToken, newToken } from './tokens.ts';
 
@@ -21,13 +22,22 @@ export const RESET_TOKEN_MINUTES = 30;
 /** How long another process may still accept a token revoked elsewhere, or show an account's old kind. */
 export const SESSION_CACHE_MS = 5_000;
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
+const RESET_SUBJECT = 'Reset your Cliffhanger password';
 
 export interface User {
   id: string;
   kind: 'guest' | 'member';
   email: string | null;
+  /** Spendable coins, paid and bonus together; `bonusCoins` is the part that may expire. */
   coins: number;
+  bonusCoins: number;
   vip: { planId: string; renewsAt: string; cancelAtPeriodEnd: boolean } | null;
+  settings: UserSettings;
+}
+
+export interface UserSettings {
+  /** Playing on into a locked episode with enough coins unlocks it without asking. */
+  autoUnlock: boolean;
 }
 
 export interface HistoryEntry {
@@ -41,10 +51,13 @@ export interface UserServiceDeps {
   database: Database;
   bus: EventBus;
   mailer: Mailer;
-  catalog: CatalogDirectory;
+  catalog: CatalogClient;
   standing: AccountStanding;
+  logger: Logger;
   /** Where links in mail point, e.g. https://cliffhanger.example. */
   publicUrl: string;
+  /** A session unused this many days is refused (SESSION_IDLE_DAYS). */
+  sessionIdleDays: number;
 }
 
 /** A signed-in user and the token that proves it, as the gateway hands them to the client. */
@@ -59,7 +72,10 @@ const isUniqueViolation = (error: unknown): boolean => {
 };
 
 export function createUserService(deps: UserServiceDeps) {
-  const { database, bus, mailer, catalog, standing } = deps;
+  const { database, bus, mailer, catalog, standing, logger } = deps;
+  const idleSeconds = deps.sessionIdleDays * 86_400;
+  /** Password mails still being sent: they go out after the answer, and shutdown waits for them. */
+  const mailing = new Set<Promise<void>>();
   const sessionCache = new TtlCache<string, string>(SESSION_CACHE_MS, 50_000);
   const accountCache = new TtlCache<string, Account>(SESSION_CACHE_MS, 50_000);
 
@@ -72,8 +88,8 @@ export function createUserService(deps: UserServiceDeps) {
   }
 
   async function present(account: Account): Promise<User> {
-    const { coins, vip } = await standing.standingOf(account.id);
-    return { id: account.id, kind: account.kind, email: account.email, coins, vip };
+    const { coins, bonusCoins, vip } = await standing.standingOf(account.id);
+    return { id: account.id, kind: account.kind, email: account.email, coins, bonusCoins, vip, settings: { autoUnlock: account.autoUnlock } };
   }
 
   async function openSession(userId: string): Promise<string> {
@@ -82,16 +98,34 @@ export function createUserService(deps: UserServiceDeps) {
     return token;
   }
 
+  async function mailResetLink(email: string): Promise<void> {
+    const account = await repo.accountByEmail(database.db, email);
+    if (!account || account.kind !== 'member') return;
+    const { token, hash } = newToken();
+    await repo.insertPasswordReset(database.db, hash, account.id, new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000));
+    const link = `${deps.publicUrl.replace(/\/+$/, '')}/retrievePassword?reset=${token}`;
+    await mailer.send({
+      to: account.email!,
+      subject: RESET_SUBJECT,
+      text: `Someone asked to reset the password of your Cliffhanger account.\n\nChoose a new password here (the link works once, for ${RESET_TOKEN_MINUTES} minutes):\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.`,
+    });
+  }
+
   const service = {
-    /** The user a token belongs to, or null for no, unknown or revoked tokens. */
+    /**
+     * The user a token belongs to, or null for no, unknown, revoked or idle tokens. A use keeps the
+     * session alive (sliding expiry), written down at most once an hour so reads stay reads.
+     */
     async authenticate(token: string | undefined | null): Promise<string | null> {
       if (!looksLikeToken(token)) return null;
       const hash = hashToken(token);
       const cached = sessionCache.get(hash);
       if (cached) return cached;
-      const userId = await repo.sessionUser(database.db, hash);
-      if (userId) sessionCache.set(hash, userId);
-      return userId;
+      const session = await repo.liveSession(database.db, hash, idleSeconds);
+      if (!session) return null;
+      if (session.touchDue) await repo.touchSession(database.db, hash);
+      sessionCache.set(hash, session.userId);
+      return session.userId;
     },
 
     /** The caller's user; one with no valid token becomes a new guest with a new token. */
@@ -102,7 +136,37 @@ export function createUserService(deps: UserServiceDeps) {
       return { user: await present(guest), token: await openSession(guest.id) };
     },
 
-    /** Registers a member. A guest caller becomes that member, keeping all it had. */
+    /**
+     * Deletes up to `limit` guests that never did anything (no list, no history, no coins, no VIP)
+     * and whose sessions all lapsed over `days` ago: nobody can reach them any more. Answers how many.
+     */
+    async purgeIdleGuests(days: number, limit = 500): Promise<number> {
+      const candidates = await repo.idleGuests(database.db, days, limit);
+      const idle: string[] = [];
+      for (const id of candidates) {
+        const { coins, vip } = await standing.standingOf(id);
+        if (coins === 0 && !vip) idle.push(id);
+      }
+      return database.transaction((tx) => repo.deleteGuests(tx, idle));
+    },
+
+    /** Deletes sessions and reset links that can no longer be used (retention). */
+    pruneSessions: () => repo.pruneSessions(database.db, deps.sessionIdleDays),
+
+    /** Changes the caller's settings; fields left out stay as they were. */
+    async updateSettings(context: RequestContext, settings: Partial<UserSettings>): Promise<User> {
+      if (!context.userId) throw new Unauthorized();
+      const account = await repo.updateSettings(database.db, context.userId, settings);
+      if (!account) throw new Unauthorized();
+      accountCache.delete(account.id);
+      return present(account);
+    },
+
+    /**
+     * Registers a member. A guest caller becomes that member, keeping all it had; the guest's tokens
+     * are revoked (one lying in an old tab or a shared device must not open the member's account) and
+     * the answer carries the member's new token.
+     */
     async register(context: RequestContext, email: string, password: string): Promise<Session> {
       const passwordHash = await hashPassword(password);
       try {
@@ -113,10 +177,12 @@ export function createUserService(deps: UserServiceDeps) {
               ? await repo.promoteGuest(tx, caller.id, email, passwordHash)
               : await repo.insertAccount(tx, { id: randomUUID(), kind: 'member', email, passwordHash, registeredAt: new Date() });
           if (!member) throw new Conflict('This account is already registered');
+          if (caller?.kind === 'guest') await repo.revokeAllSessions(tx, member.id);
           await appendEvent(tx, context, 'user.registered', { email, wasGuest: caller?.kind === 'guest' }, member.id);
           return member;
         });
         accountCache.delete(account.id);
+        sessionCache.deleteWhere((sessionUserId) => sessionUserId === account.id);
         bus.nudge();
         return { user: await present(account), token: await openSession(account.id) };
       } catch (error) {
@@ -146,18 +212,22 @@ export function createUserService(deps: UserServiceDeps) {
       sessionCache.delete(hashToken(token));
     },
 
-    /** Mails a reset link when a member has this email; answers the same either way. */
-    async forgotPassword(email: string): Promise<void> {
-      const account = await repo.accountByEmail(database.db, email);
-      if (!account || account.kind !== 'member') return;
-      const { token, hash } = newToken();
-      await repo.insertPasswordReset(database.db, hash, account.id, new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000));
-      const link = `${deps.publicUrl}/retrievePassword?reset=${token}`;
-      await mailer.send({
-        to: account.email!,
-        subject: 'Reset your Cliffhanger password',
-        text: `Someone asked to reset the password of your Cliffhanger account.\n\nChoose a new password here (the link works once, for ${RESET_TOKEN_MINUTES} minutes):\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.`,
-      });
+    /**
+     * Mails a reset link when a member has this email. Returns at once, before even looking the email
+     * up: the answer is the same, and as fast, whether the account exists or not (no probing by
+     * timing); the look-up and the mail follow. A failure is logged, without the link.
+     */
+    forgotPassword(email: string): void {
+      const sending = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => mailResetLink(email))
+        .catch((error: unknown) => logger.error({ err: error }, 'password reset mail failed'))
+        .finally(() => mailing.delete(sending));
+      mailing.add(sending);
+    },
+
+    /** Resolves once every password mail asked for so far has been sent (or failed): shutdown waits for it. */
+    async mailSent(): Promise<void> {
+      while (mailing.size > 0) await Promise.all([...mailing]);
     },
 
     /** Sets a new password with a reset token, once, and ends every session of that member. */
@@ -167,6 +237,7 @@ export function createUserService(deps: UserServiceDeps) {
         const owner = looksLikeToken(token) ? await repo.consumePasswordReset(tx, hashToken(token)) : null;
         if (!owner) throw new UserFacingError('This reset link is invalid or has expired');
         await repo.setPassword(tx, owner, passwordHash);
+        await repo.voidPasswordResets(tx, owner);
         await repo.revokeAllSessions(tx, owner);
         return owner;
       });

@@ -8,12 +8,21 @@ export interface Vip {
   cancelAtPeriodEnd: boolean;
 }
 
+export interface UserSettings {
+  /** Playing on into a locked episode spends its coins without asking. */
+  autoUnlock: boolean;
+}
+
 export interface User {
   id: string;
   kind: 'guest' | 'member';
   email: string | null;
+  /** The spendable total, paid and bonus together. */
   coins: number;
+  /** The part of `coins` that may expire; spent first. */
+  bonusCoins: number;
   vip: Vip | null;
+  settings: UserSettings;
 }
 
 export interface Tag {
@@ -97,20 +106,25 @@ export interface Plan {
   title: string;
   price: Money;
   coins?: number;
+  bonusCoins?: number;
   periodDays?: number;
+  /** The one discounted pack of an account that has not paid yet. */
+  firstPurchaseOnly?: boolean;
 }
 
 export interface Order {
   id: string;
   planId: string;
   price: Money;
-  status: 'created' | 'succeeded' | 'failed' | 'canceled';
+  status: OrderStatus;
   createdAt: string;
 }
 
+export type OrderStatus = 'created' | 'succeeded' | 'failed' | 'canceled' | 'refunded';
+
 export interface Subscription {
   planId: string;
-  status: string;
+  status: 'active' | 'past_due' | 'canceled' | 'expired';
   renewsAt: string;
   cancelAtPeriodEnd: boolean;
 }
@@ -118,6 +132,9 @@ export interface Subscription {
 export interface PaymentResult {
   orderId: string;
   status: 'succeeded' | 'requires_action' | 'failed';
+  /** Where the browser goes to authenticate (3-D Secure) when the status is requires_action. */
+  actionUrl?: string;
+  /** Why a payment failed, readable by the user. */
   message?: string;
 }
 

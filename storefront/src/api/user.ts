@@ -1,5 +1,5 @@
 import { api, type Page } from './client';
-import type { FavoriteItem, HistoryItem, User } from './types';
+import type { FavoriteItem, HistoryItem, User, UserSettings } from './types';
 
 export interface Credentials {
   email: string;
@@ -18,6 +18,7 @@ export const userCalls = {
   forgotPassword: (email: string) => api.post<null>('/api/user/password/forgot', { email }),
   resetPassword: (token: string, password: string, confirmPassword: string) =>
     api.post<null>('/api/user/password/reset', { token, password, confirmPassword }),
+  updateSettings: (settings: Partial<UserSettings>) => api.post<User>('/api/user/settings', { ...settings }),
   favorites: (page: number, size: number) => api.get<Page<FavoriteItem>>('/api/user/favorite', { page, size }),
   addFavorite: (videoId: string) => api.post<null>('/api/user/favorite', { videoId }),
   removeFavorite: (videoId: string) => api.delete<null>('/api/user/favorite', { videoId }),

@@ -81,7 +81,7 @@ describe('the app shell', () => {
     expect(await screen.findByRole('heading', { name: 'Unlock this episode' })).toBeTruthy();
     expect(screen.getByText('30 coins')).toBeTruthy();
     expect(screen.getByText('Your balance: 5 coins')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Subscribe to unlock all' }).getAttribute('href')).toBe('/shopping');
+    expect(screen.getByRole('link', { name: 'Subscribe to unlock all' }).getAttribute('href')).toBe('/shopping#vip');
   });
 
   it('has the footer links of the spec', async () => {

@@ -2,10 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate, useNavigation } from 'react-router-dom';
 import { onApiSignal, type LockedEpisode } from '../api/client';
-import type { Video } from '../api/types';
-import { useCurrentUser, useLogout } from '../features/account/queries';
+import { catalogQueries } from '../api/catalogQueries';
+import { useCurrentUser } from '../api/userQueries';
+import { useLogout } from '../features/account/queries';
 import { UnlockSheet } from '../features/video/UnlockSheet';
-import { videoKey } from '../features/video/queries';
 import { useT } from '../i18n/I18nProvider';
 import { showToast } from '../lib/toast';
 import { usePageViews } from '../lib/usePageViews';
@@ -47,7 +47,7 @@ export function AppShell() {
     [navigate, location.pathname, location.search],
   );
 
-  const lockedVideo = locked?.videoId ? queryClient.getQueryData<Video>(videoKey(locked.videoId)) : undefined;
+  const lockedVideo = locked?.videoId ? queryClient.getQueryData(catalogQueries.video(locked.videoId).queryKey) : undefined;
   const lockedNumber = lockedVideo?.episodes.find((episode) => episode.id === locked?.episodeId)?.number;
 
   const onLogout = () =>

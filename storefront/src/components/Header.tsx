@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { useCurrentUser } from '../features/account/queries';
-import { useTags } from '../features/home/queries';
+import { useTags } from '../api/catalogQueries';
+import { useCurrentUser } from '../api/userQueries';
 import { useT } from '../i18n/I18nProvider';
-import { CoinIcon, SearchIcon, UserIcon } from './Icons';
+import { formatDate } from '../lib/format';
+import { CoinIcon, CrownIcon, SearchIcon, UserIcon } from './Icons';
 import { LanguageChooser } from './LanguageChooser';
 import { Logo } from './Logo';
 
@@ -11,6 +12,13 @@ export function Header() {
   const t = useT();
   const tags = useTags();
   const user = useCurrentUser().data;
+  const coins = user?.coins ?? 0;
+  const wallet = [
+    `${t('account.coins')}: ${coins}`,
+    user?.vip ? `${t('account.planVip')}, ${t(user.vip.cancelAtPeriodEnd ? 'account.ends' : 'account.renews', { date: formatDate(user.vip.renewsAt) })}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const categories = useRef<HTMLDetailsElement>(null);
 
   // The categories menu closes on a click elsewhere or on Escape, like any menu.
@@ -64,8 +72,9 @@ export function Header() {
             <span className="visually-hidden">{t('nav.search')}</span>
           </Link>
           <LanguageChooser />
-          <Link to="/shopping" className="header__coins" aria-label={`${t('account.coins')}: ${user?.coins ?? 0}`}>
-            <CoinIcon size={18} /> {user?.coins ?? 0}
+          <Link to="/shopping" className="header__coins" aria-label={wallet} title={wallet}>
+            {user?.vip && <CrownIcon size={16} className="header__vip" />}
+            <CoinIcon size={18} /> {coins}
           </Link>
           <Link to={user?.kind === 'member' ? '/my' : '/login'} className="header__account">
             <UserIcon size={18} />

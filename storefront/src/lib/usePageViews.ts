@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { trackEvent } from '../api/analytics';
-import { reportCalls } from '../api/reports';
+import { reportQueries } from '../api/reportQueries';
 
 // Ad-pixel ids the operator configured (GET /api/reports); page views carry them so the analytics
 // service can forward conversions server-side instead of loading third-party scripts in the page.
@@ -10,7 +10,7 @@ const PIXEL_KEYS = ['facebook_pixel_id', 'google_analytics', 'tiktok_pixel', 'bi
 
 export function usePageViews(): void {
   const location = useLocation();
-  const pixels = useQuery({ queryKey: ['reports'], queryFn: reportCalls.pixelConfig, staleTime: Infinity });
+  const pixels = useQuery(reportQueries.pixelConfig());
   const ready = !pixels.isPending;
 
   useEffect(() => {

@@ -1,11 +1,18 @@
 import type { Executor } from '../db/database.ts';
 import type { BusEvent, EventType } from './events.ts';
 
+/** What a handler does beyond its transaction: work that must wait until its writes are committed. */
+export interface HandlerEffects {
+  /** Runs `work` once the delivery's transaction has committed (never if it rolls back); a failure is logged. */
+  afterCommit(work: () => unknown): void;
+}
+
 /**
  * Runs inside the transaction that marks the event processed for this consumer: what the
  * handler writes through `tx` happens exactly once per event id, however often it is delivered.
+ * Anything else (files, caches, calls) goes through `effects.afterCommit`, so a rollback leaves none.
  */
-export type EventHandler = (event: BusEvent, tx: Executor) => Promise<void>;
+export type EventHandler = (event: BusEvent, tx: Executor, effects: HandlerEffects) => Promise<void>;
 
 export interface Subscription {
   consumer: string;
@@ -25,5 +32,24 @@ export interface EventBus {
   stop(): Promise<void>;
 }
 
-/** How often a failing event is tried before it is set aside in platform.dead_events. */
-export const MAX_DELIVERY_ATTEMPTS = 5;
+/**
+ * How a failing event is retried before it is set aside in platform.dead_events: a dependency that
+ * is down for minutes (a restart, a deploy) must not turn a whole stream of events into dead letters.
+ */
+export interface DeliveryPolicy {
+  maxAttempts: number;
+  /** The wait after `failures` consecutive failures of one event. */
+  backoffMs(failures: number): number;
+}
+
+/**
+ * 12 tries over about 20 minutes: 1 s doubling up to 5 minutes, each wait with jitter (between half
+ * and all of it) so processes retrying the same broken dependency do not come back in step.
+ */
+export const defaultDeliveryPolicy: DeliveryPolicy = {
+  maxAttempts: 12,
+  backoffMs: (failures) => {
+    const ceiling = Math.min(300_000, 1_000 * 2 ** Math.max(0, failures - 1));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  },
+};

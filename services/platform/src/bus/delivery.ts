@@ -1,26 +1,43 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Executor } from '../db/database.ts';
+import type { Logger } from 'pino';
+import { queryRows, type Database, type Executor } from '../db/database.ts';
 import type { EventHandler } from './bus.ts';
-import type { BusEvent } from './events.ts';
+import { eventFromRow, type BusEvent, type OutboxRow } from './events.ts';
 
 /**
  * Applies `event` for `consumer` at most once: the processed mark and the handler's writes share
  * `tx`, so either both land or neither does. Answers false when the event was already applied.
  */
-export async function applyOnce(tx: Executor, consumer: string, event: BusEvent, handler: EventHandler): Promise<boolean> {
+export async function applyOnce(tx: Executor, consumer: string, event: BusEvent, handler: EventHandler, committed: AfterCommit[]): Promise<boolean> {
   const marked = await queryRows(
     tx,
     sql`insert into platform.processed_events (consumer, event_id) values (${consumer}, ${event.id})
         on conflict do nothing returning event_id`,
   );
   if (marked.length === 0) return false;
-  await handler(event, tx);
+  const own: AfterCommit[] = [];
+  await handler(event, tx, { afterCommit: (work) => own.push(work) });
+  // Only a handler that succeeded leaves work for after the commit: a failed one's savepoint rolled back.
+  committed.push(...own);
   return true;
 }
 
-export async function setAsideDeadEvent(tx: Executor, consumer: string, eventId: string, error: unknown): Promise<void> {
+export type AfterCommit = () => unknown;
+
+/** Runs the handlers' after-commit work of a delivery whose transaction committed, each on its own. */
+export async function runAfterCommit(committed: AfterCommit[], logger: Logger, consumer: string): Promise<void> {
+  for (const work of committed.splice(0)) {
+    try {
+      await work();
+    } catch (error) {
+      logger.error({ consumer, err: error }, 'after-commit work of an event handler failed');
+    }
+  }
+}
+
+export async function setAsideDeadEvent(tx: Executor, consumer: string, eventId: string, error: unknown, attempts = 1): Promise<void> {
   await tx.execute(sql`
-    insert into platform.dead_events (consumer, event_id, error) values (${consumer}, ${eventId}, ${describe(error)})
+    insert into platform.dead_events (consumer, event_id, error, attempts) values (${consumer}, ${eventId}, ${describe(error)}, ${attempts})
     on conflict do nothing`);
 }
 
@@ -28,7 +45,40 @@ export function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** Retry delay after `failures` consecutive failures: 0.5 s doubling, at most 30 s. */
-export function backoffMs(failures: number): number {
-  return Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
+/**
+ * Tries again the dead letters of `consumer` an operator asked to replay: each in its own
+ * transaction, applied at most once like any delivery; one that works leaves platform.dead_events,
+ * one that fails again stays with its new error and waits for the next request. Answers how many worked.
+ */
+export async function replayRequested(database: Database, consumer: string, handler: EventHandler, logger: Logger): Promise<number> {
+  let replayed = 0;
+  for (;;) {
+    const committed: AfterCommit[] = [];
+    const outcome = await database.transaction(async (tx) => {
+      const [row] = await queryRows<OutboxRow>(
+        tx,
+        sql`select o.seq, o.event_id, o.type, o.occurred_at, o.user_id, o.attribution, o.data, o.traceparent
+              from platform.dead_events d join platform.outbox o on o.event_id = d.event_id
+             where d.consumer = ${consumer} and d.replay_requested_at is not null
+             order by o.id limit 1 for update of d skip locked`,
+      );
+      if (!row) return 'none' as const;
+      const event = eventFromRow(row);
+      try {
+        await tx.transaction((savepoint) => applyOnce(savepoint as never, consumer, event, handler, committed));
+        await tx.execute(sql`delete from platform.dead_events where consumer = ${consumer} and event_id = ${event.id}`);
+        logger.info({ consumer, eventId: event.id, type: event.type }, 'dead event replayed');
+        return 'replayed' as const;
+      } catch (error) {
+        logger.warn({ consumer, eventId: event.id, type: event.type, err: error }, 'dead event failed again');
+        await tx.execute(sql`
+          update platform.dead_events set error = ${describe(error)}, failed_at = now(), attempts = attempts + 1, replay_requested_at = null
+           where consumer = ${consumer} and event_id = ${event.id}`);
+        return 'failed' as const;
+      }
+    });
+    await runAfterCommit(committed, logger, consumer);
+    if (outcome === 'none') return replayed;
+    if (outcome === 'replayed') replayed += 1;
+  }
 }

@@ -13,6 +13,8 @@ export interface BusEvent<T = Record<string, unknown>> {
   userId: string | null;
   attribution: Attribution;
   data: T;
+  /** The W3C trace context of the request that caused it, when that request had one. */
+  traceparent?: string;
 }
 
 /**
@@ -34,10 +36,11 @@ export async function appendEvent<T extends Record<string, unknown>>(
     userId,
     attribution: context.attribution,
     data,
+    ...(context.traceparent && { traceparent: context.traceparent }),
   };
   await tx.execute(sql`
-    insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data)
-    values (${event.id}, ${type}, ${event.time}, ${userId}, ${JSON.stringify(event.attribution)}::jsonb, ${JSON.stringify(data)}::jsonb)`);
+    insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data, traceparent)
+    values (${event.id}, ${type}, ${event.time}, ${userId}, ${JSON.stringify(event.attribution)}::jsonb, ${JSON.stringify(data)}::jsonb, ${context.traceparent ?? null})`);
   return event;
 }
 
@@ -49,7 +52,11 @@ export interface OutboxRow {
   user_id: string | null;
   attribution: Attribution | string;
   data: Record<string, unknown> | string;
+  traceparent: string | null;
 }
+
+/** The outbox columns an event is read from (`eventFromRow`). */
+export const outboxColumns = sql.raw('seq, event_id, type, occurred_at, user_id, attribution, data, traceparent');
 
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
@@ -61,5 +68,6 @@ export function eventFromRow(row: OutboxRow): BusEvent {
     userId: row.user_id,
     attribution: parsed(row.attribution),
     data: parsed(row.data),
+    ...(row.traceparent && { traceparent: row.traceparent }),
   };
 }

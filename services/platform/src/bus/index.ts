@@ -7,7 +7,9 @@ import { createPostgresBus } from './postgres-bus.ts';
 
 export * from './bus.ts';
 export * from './events.ts';
-export { createKafkaBus, topicOf } from './kafka-bus.ts';
+export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.ts';
+export { CONTENT_TYPE, decodeEvent, encodeEvent, eventTopics, familyOf, topicOf, type WireMessage } from './wire.ts';
+export { tailKafkaEvents, tailOutboxEvents, type TailOptions } from './tail.ts';
 export { createPostgresBus } from './postgres-bus.ts';
 
 /** Kafka when KAFKA_BROKERS is set, otherwise the outbox itself is the log. */
@@ -16,3 +18,4 @@ export function createEventBus(config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_CLI
     ? createKafkaBus(database, logger, { brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID })
     : createPostgresBus(database, logger);
 }
+export { listDeadEvents, requestReplay, type DeadEvent } from './dead-events.ts';

@@ -1,50 +1,82 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Consumer, type KafkaMessage, type logCreator, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { queryRows, type Database } from '../db/database.ts';
-import { MAX_DELIVERY_ATTEMPTS, type EventBus, type EventHandler, type Subscription } from './bus.ts';
-import { applyOnce, setAsideDeadEvent } from './delivery.ts';
-import { eventFromRow, type BusEvent, type EventType, type OutboxRow } from './events.ts';
+import { defaultDeliveryPolicy, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import { applyOnce, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
+import { eventFromRow, outboxColumns, type BusEvent, type EventType, type OutboxRow } from './events.ts';
+import { decodeEvent, encodeEvent, headerOf, topicOf, typeOf, type WireMessage } from './wire.ts';
 
+const RELAY_LOCK = 72_617_004;
 const BATCH = 200;
-
-/** Kafka topic of an event type: analysts subscribe to these. */
-export const topicOf = (type: EventType) => `cliffhanger.${type}`;
+// A retry waits in slices this long, heartbeating between them, so a long backoff does not make
+// the group think this member died and hand its partitions (and the retried event) to another.
+const HEARTBEAT_SLICE_MS = 1_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
   pollMs?: number;
+  delivery?: DeliveryPolicy;
+  /**
+   * Topics are `<topicPrefix>.<family>` and consumer groups `<topicPrefix>.<consumer>`: one prefix
+   * per deployment sharing a cluster (the tests take one per database). `cliffhanger` by default.
+   */
+  topicPrefix?: string;
+  /**
+   * The idempotent producer (the default): a send the client retries is written once. Only
+   * brokers without it turn it off (librdkafka's mock cluster in the tests); consumers still drop
+   * a duplicate by event id.
+   */
+  idempotent?: boolean;
+  /**
+   * How long a consumer's fetch may wait at the broker for new events (kafkajs' 5 s by default). A
+   * real broker answers as soon as one arrives; librdkafka's mock cluster only when the wait ends,
+   * so the tests shorten it.
+   */
+  fetchMaxWaitMs?: number;
 }
 
 /**
- * The relay moves committed outbox rows to Kafka (at least once; a crash between send and mark
- * resends, and consumers drop the duplicate by event id). Each consumer is a Kafka consumer group.
+ * The relay publishes committed outbox rows to Kafka in id order, one relay at a time (an advisory
+ * lock), and marks them published: at least once, since a crash between send and mark sends them
+ * again and consumers drop the duplicate by event id. One user's events of a family share a topic
+ * and a key, hence a partition, hence their order. Each consumer is a Kafka consumer group that
+ * retries a failing event in place before setting it aside, so the events behind it wait.
  */
 export function createKafkaBus(database: Database, logger: Logger, options: KafkaBusOptions): EventBus {
   const pollMs = options.pollMs ?? 500;
-  const kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN });
+  const delivery = options.delivery ?? defaultDeliveryPolicy;
+  const prefix = options.topicPrefix ?? 'cliffhanger';
+  const idempotent = options.idempotent ?? true;
+  const kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN, logCreator: kafkaLogTo(logger) });
   const subscriptions: Subscription[] = [];
   const consumers: Consumer[] = [];
   let producer: Producer | null = null;
   let running = false;
+  let stopping = new AbortController();
   let relayLoop: Promise<void> | null = null;
   let wakeRelay: (() => void) | null = null;
 
   async function publishCommittedEvents(): Promise<number> {
     return database.transaction(async (tx) => {
+      // Two relays would interleave their batches on a partition and break one user's order.
+      const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`);
+      if (!lock?.locked) return 0;
       const rows = await queryRows<OutboxRow & { id: string | number }>(
         tx,
-        sql`select id, event_id, type, occurred_at, user_id, attribution, data, seq from platform.outbox
-            where published_at is null order by id limit ${BATCH} for update skip locked`,
+        sql`select id, ${outboxColumns} from platform.outbox where published_at is null order by id limit ${BATCH}`,
       );
       if (rows.length === 0) return 0;
-      const byTopic = new Map<string, { key: string; value: string }[]>();
+      const byTopic = new Map<string, WireMessage[]>();
       for (const row of rows) {
         const event = eventFromRow(row);
-        const messages = byTopic.get(topicOf(event.type)) ?? [];
-        messages.push({ key: event.userId ?? event.id, value: JSON.stringify(event) });
-        byTopic.set(topicOf(event.type), messages);
+        const topic = topicOf(event.type, prefix);
+        const messages = byTopic.get(topic) ?? [];
+        messages.push(encodeEvent(event));
+        byTopic.set(topic, messages);
       }
       await producer!.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })), acks: -1 });
       const ids = rows.map((row) => Number(row.id));
@@ -53,28 +85,54 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
     });
   }
 
-  async function startConsumer({ consumer, types, handler }: Subscription): Promise<void> {
-    const kafkaConsumer = kafka.consumer({ groupId: consumer });
-    await kafkaConsumer.connect();
-    await kafkaConsumer.subscribe({ topics: types.map(topicOf), fromBeginning: true });
-    const attempts = new Map<string, number>();
-    await kafkaConsumer.run({
-      eachMessage: async ({ message }) => {
-        const event = JSON.parse(message.value!.toString()) as BusEvent;
-        try {
-          await database.transaction((tx) => applyOnce(tx, consumer, event, handler));
-          attempts.delete(event.id);
-        } catch (error) {
-          const failures = (attempts.get(event.id) ?? 0) + 1;
-          attempts.set(event.id, failures);
-          logger.warn({ consumer, eventId: event.id, failures, err: error }, 'event handler failed');
-          if (failures < MAX_DELIVERY_ATTEMPTS) throw error; // kafkajs retries the same offset
-          await database.transaction((tx) => setAsideDeadEvent(tx, consumer, event.id, error));
-          attempts.delete(event.id);
+  async function receive({ consumer, types, handler }: Subscription, message: KafkaMessage, heartbeat: () => Promise<void>): Promise<void> {
+    const type = typeOf(message.headers);
+    if (!type || !types.includes(type)) return; // another type of the family, or one only newer code knows
+    let event: BusEvent;
+    try {
+      event = decodeEvent(message.value, message.headers);
+    } catch (error) {
+      // Bytes that do not decode never will; the outbox row can still be replayed once code is fixed.
+      const eventId = headerOf(message.headers, 'ce-id');
+      logger.error({ consumer, eventId, type, err: error }, 'unreadable event set aside');
+      if (eventId && UUID.test(eventId)) await database.transaction((tx) => setAsideDeadEvent(tx, consumer, eventId, error));
+      return;
+    }
+    for (let failures = 1; ; failures++) {
+      try {
+        const committed: AfterCommit[] = [];
+        await database.transaction((tx) => applyOnce(tx, consumer, event, handler, committed));
+        await runAfterCommit(committed, logger, consumer);
+        return;
+      } catch (error) {
+        logger.warn({ consumer, eventId: event.id, type, failures, err: error }, 'event handler failed');
+        if (failures >= delivery.maxAttempts) {
+          await database.transaction((tx) => setAsideDeadEvent(tx, consumer, event.id, error, failures));
+          logger.error({ consumer, eventId: event.id, type }, 'event set aside after repeated failures');
+          return;
         }
-      },
-    });
+        await waitBeating(delivery.backoffMs(failures), heartbeat);
+      }
+    }
+  }
+
+  /** Waits `ms` while heartbeating; on stop it throws, so the offset stays uncommitted and the event comes again. */
+  async function waitBeating(ms: number, heartbeat: () => Promise<void>): Promise<void> {
+    const until = Date.now() + ms;
+    while (running && Date.now() < until) {
+      await sleep(Math.min(HEARTBEAT_SLICE_MS, until - Date.now()), undefined, { signal: stopping.signal }).catch(() => {});
+      if (running) await heartbeat();
+    }
+    if (!running) throw new Error('the bus stopped while an event waited for its retry');
+  }
+
+  async function startConsumer(subscription: Subscription): Promise<void> {
+    // A group per prefix too: one group across two prefixes would hand one deployment's partitions to the other.
+    const kafkaConsumer = kafka.consumer({ groupId: `${prefix}.${subscription.consumer}`, maxWaitTimeInMs: options.fetchMaxWaitMs });
     consumers.push(kafkaConsumer);
+    await kafkaConsumer.connect();
+    await kafkaConsumer.subscribe({ topics: [...new Set(subscription.types.map((type) => topicOf(type, prefix)))], fromBeginning: true });
+    await kafkaConsumer.run({ eachMessage: ({ message, heartbeat }) => receive(subscription, message, heartbeat) });
   }
 
   return {
@@ -97,7 +155,10 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
     },
     async start() {
       running = true;
-      producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: true });
+      stopping = new AbortController();
+      if (!idempotent) logger.warn('kafka: idempotent producer off; a retried send may be written twice (consumers drop it by event id)');
+      // The Java client's murmur2 partitioner: a user's key lands on the same partition from any client.
+      producer = kafka.producer({ allowAutoTopicCreation: true, idempotent, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
       await producer.connect();
       for (const subscription of subscriptions) await startConsumer(subscription);
       relayLoop = (async () => {
@@ -105,6 +166,7 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
           let wait = pollMs;
           try {
             if ((await publishCommittedEvents()) === BATCH) wait = 0;
+            for (const { consumer, handler } of subscriptions) await replayRequested(database, consumer, handler, logger);
           } catch (error) {
             if (running) logger.error({ err: error }, 'kafka relay failed; retrying');
           }
@@ -122,10 +184,21 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
     },
     async stop() {
       running = false;
+      stopping.abort();
       wakeRelay?.();
       await relayLoop;
       await Promise.all(consumers.splice(0).map((c) => c.disconnect()));
       await producer?.disconnect();
     },
   };
+}
+
+/** kafkajs logs through the process's logger (silent in tests), not its own console lines. */
+export function kafkaLogTo(logger: Logger): logCreator {
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, timestamp: _timestamp, logger: _name, ...fields } = log;
+      const method = level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : level === logLevel.INFO ? 'info' : 'debug';
+      logger[method]({ kafka: namespace, ...fields }, message);
+    };
 }

@@ -2,16 +2,20 @@ import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Database } from '../db/database.ts';
-import { MAX_DELIVERY_ATTEMPTS, type EventBus, type EventHandler, type Subscription } from './bus.ts';
-import { applyOnce, backoffMs, describe, setAsideDeadEvent } from './delivery.ts';
-import { eventFromRow, type EventType, type OutboxRow } from './events.ts';
+import { defaultDeliveryPolicy, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import { applyOnce, describe, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
+import { eventFromRow, outboxColumns, type EventType, type OutboxRow } from './events.ts';
 
 const RELAY_LOCK = 72_617_002;
 const CHANNEL = 'cliffhanger_bus';
 const BATCH = 100;
+// Nudges within this long (50 ms) wake the relay once: under load one relay run numbers many events instead
+// of a run per event (the relay's transaction costs about as much as the change that nudged it).
+const NUDGE_COALESCE_MS = 50;
 
 export interface PostgresBusOptions {
   pollMs?: number;
+  delivery?: DeliveryPolicy;
 }
 
 /**
@@ -21,6 +25,7 @@ export interface PostgresBusOptions {
  */
 export function createPostgresBus(database: Database, logger: Logger, options: PostgresBusOptions = {}): EventBus {
   const pollMs = options.pollMs ?? 500;
+  const delivery = options.delivery ?? defaultDeliveryPolicy;
   const subscriptions: Subscription[] = [];
   const wake = new EventEmitter();
   wake.setMaxListeners(0);
@@ -28,27 +33,30 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
   const loops: Promise<void>[] = [];
   let unlisten: (() => Promise<void>) | null = null;
 
-  async function sequenceCommittedEvents(): Promise<number> {
+  /** Numbers committed events; answers their types (a consumer wakes only for types it reads). */
+  async function sequenceCommittedEvents(): Promise<EventType[]> {
     return database.rawTransaction(async (session) => {
       const [lock] = await session.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [RELAY_LOCK]);
-      if (!lock?.locked) return 0;
-      const [top] = await session.query<{ seq: string | number }>('select coalesce(max(seq), 0) as seq from platform.outbox');
+      if (!lock?.locked) return [];
+      // Numbered on from the highest number, read by this statement after the lock: the last relay's
+      // numbers are committed by then.
       const numbered = await session.query(
-        `update platform.outbox o set seq = $1::bigint + p.rn
+        `update platform.outbox o set seq = (select coalesce(max(seq), 0) from platform.outbox) + p.rn
            from (select id, row_number() over (order by id) as rn from platform.outbox
-                  where seq is null order by id limit $2) p
-          where o.id = p.id returning o.id`,
-        [Number(top?.seq ?? 0), BATCH * 5],
+                  where seq is null order by id limit $1) p
+          where o.id = p.id returning o.type`,
+        [BATCH * 5],
       );
       if (numbered.length > 0 && database.kind === 'postgres') await session.query(`select pg_notify('${CHANNEL}', '')`);
-      return numbered.length;
+      return numbered.map((row) => (row as { type: EventType }).type);
     });
   }
 
   /** Delivers the next batch to one consumer; answers how long to wait before the next call. */
   async function deliverBatch(subscription: Subscription): Promise<number> {
     const { consumer, types, handler } = subscription;
-    return database.transaction(async (tx) => {
+    const committed: AfterCommit[] = [];
+    const next = await database.transaction(async (tx) => {
       const [offset] = await queryRows<{ seq: string | number; failures: number }>(
         tx,
         sql`select seq, failures from platform.consumer_offsets where consumer = ${consumer} for update skip locked`,
@@ -56,8 +64,7 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       if (!offset) return pollMs; // another process is delivering to this consumer
       const rows = await queryRows<OutboxRow>(
         tx,
-        sql`select seq, event_id, type, occurred_at, user_id, attribution, data from platform.outbox
-            where seq > ${Number(offset.seq)} order by seq limit ${BATCH}`,
+        sql`select ${outboxColumns} from platform.outbox where seq > ${Number(offset.seq)} order by seq limit ${BATCH}`,
       );
       let position = Number(offset.seq);
       let failures = offset.failures;
@@ -66,17 +73,17 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         const event = eventFromRow(row);
         if (types.includes(event.type)) {
           try {
-            await tx.transaction((savepoint) => applyOnce(savepoint as never, consumer, event, handler));
+            await tx.transaction((savepoint) => applyOnce(savepoint as never, consumer, event, handler, committed));
           } catch (error) {
             failures += 1;
             logger.warn({ consumer, eventId: event.id, type: event.type, failures, err: error }, 'event handler failed');
-            if (failures < MAX_DELIVERY_ATTEMPTS) {
+            if (failures < delivery.maxAttempts) {
               await tx.execute(sql`
                 update platform.consumer_offsets set seq = ${position}, failures = ${failures}, last_error = ${describe(error)}
                 where consumer = ${consumer}`);
-              return backoffMs(failures);
+              return delivery.backoffMs(failures);
             }
-            await setAsideDeadEvent(tx, consumer, event.id, error);
+            await setAsideDeadEvent(tx, consumer, event.id, error, failures);
             logger.error({ consumer, eventId: event.id, type: event.type }, 'event set aside after repeated failures');
             wait = 0;
           }
@@ -88,6 +95,8 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         update platform.consumer_offsets set seq = ${position}, failures = 0, last_error = null where consumer = ${consumer}`);
       return wait;
     });
+    await runAfterCommit(committed, logger, consumer);
+    return next;
   }
 
   function loop(step: () => Promise<number>, name: string): Promise<void> {
@@ -100,22 +109,32 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
           if (!running) break;
           logger.error({ err: error, loop: name }, 'bus loop failed; retrying');
         }
-        if (wait > 0 && running) await sleepUntilWoken(wait);
+        if (wait > 0 && running) await sleepUntilWoken(wait, name === 'relay' ? 'relay' : 'deliver', name);
       }
     })();
   }
 
-  function sleepUntilWoken(ms: number): Promise<void> {
+  /**
+   * Waits `ms`, or until woken: the relay by a nudge, a consumer by numbered events of a type it
+   * reads (`types` undefined: of unknown types, as a NOTIFY from another process says).
+   */
+  function sleepUntilWoken(ms: number, channel: 'relay' | 'deliver', name: string): Promise<void> {
+    const reads = subscriptions.find((subscription) => subscription.consumer === name)?.types;
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (types?: EventType[]) => {
+        if (channel === 'deliver' && types && reads && !types.some((type) => reads.includes(type))) return;
         clearTimeout(timer);
-        wake.off('wake', done);
+        wake.off(channel, done);
+        wake.off('stop', done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      wake.on('wake', done);
+      wake.on(channel, done);
+      wake.on('stop', done);
     });
   }
+
+  let nudged: NodeJS.Timeout | null = null;
 
   return {
     kind: 'postgres',
@@ -124,26 +143,41 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       subscriptions.push({ consumer, types, handler });
     },
     nudge() {
-      wake.emit('wake');
+      nudged ??= setTimeout(() => {
+        nudged = null;
+        wake.emit('relay');
+      }, NUDGE_COALESCE_MS);
     },
     ping: () => database.ping(),
     async start() {
       running = true;
       for (const { consumer } of subscriptions)
         await database.db.execute(sql`insert into platform.consumer_offsets (consumer) values (${consumer}) on conflict do nothing`);
-      if (database.kind === 'postgres') unlisten = await database.listen(CHANNEL, () => wake.emit('wake'));
+      if (database.kind === 'postgres')
+        unlisten = await database.listen(CHANNEL, () => {
+          wake.emit('relay');
+          wake.emit('deliver');
+        });
       loops.push(
         loop(async () => {
           const numbered = await sequenceCommittedEvents();
-          if (numbered > 0) wake.emit('wake');
-          return numbered >= BATCH * 5 ? 0 : pollMs;
+          if (numbered.length > 0) wake.emit('deliver', [...new Set(numbered)]);
+          return numbered.length >= BATCH * 5 ? 0 : pollMs;
         }, 'relay'),
       );
-      for (const subscription of subscriptions) loops.push(loop(() => deliverBatch(subscription), subscription.consumer));
+      for (const subscription of subscriptions)
+        loops.push(
+          loop(async () => {
+            await replayRequested(database, subscription.consumer, subscription.handler, logger);
+            return deliverBatch(subscription);
+          }, subscription.consumer),
+        );
     },
     async stop() {
       running = false;
-      wake.emit('wake');
+      if (nudged) clearTimeout(nudged);
+      nudged = null;
+      wake.emit('stop');
       await Promise.all(loops.splice(0));
       await unlisten?.();
       unlisten = null;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
@@ -7,8 +8,9 @@ import type { Database, Executor, RawSession } from './database.ts';
 
 /** PostgreSQL compiled to WASM, in this process: files under `dir`, or memory when `dir` is null. */
 export async function openPglite(dir: string | null): Promise<Database> {
-  if (dir) fs.mkdirSync(dir, { recursive: true });
+  if (dir) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { pg_trgm, unaccent } });
+  if (dir) ownerOnly(dir);
   const db = drizzle({ client }) as unknown as Executor;
   return {
     kind: 'pglite',
@@ -30,7 +32,23 @@ export async function openPglite(dir: string | null): Promise<Database> {
       await client.query('select 1');
     },
     async close() {
-      if (!client.closed) await client.close();
+      if (client.closed) return;
+      await client.close();
+      // Relation files made while serving got PGlite's modes too (a folder removed meanwhile has none left).
+      if (dir && fs.existsSync(dir)) ownerOnly(dir);
     },
   };
+}
+
+/**
+ * PGlite creates its files 0666 and folders 0777 less the umask (Emscripten's defaults), whatever
+ * PostgreSQL asks for: the database is this process's alone, 0600 files in 0700 folders.
+ */
+function ownerOnly(dir: string): void {
+  fs.chmodSync(dir, 0o700);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) ownerOnly(file);
+    else if (entry.isFile()) fs.chmodSync(file, 0o600);
+  }
 }

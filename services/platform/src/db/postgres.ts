@@ -4,9 +4,12 @@ import type { Database, Executor, RawSession } from './database.ts';
 
 /** A real PostgreSQL server through a node-postgres pool. */
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client losing its server must not crash the process; the pool replaces it.
+  // A connection that cannot be had within 10 s is an error to handle, not a wait without end.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  // A client losing its server (a restart, a failover) must not crash the process: an idle one is
+  // replaced by the pool; a busy one fails the query it was running, which its caller handles.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle({ client: pool }) as unknown as Executor;
   return {
     kind: 'postgres',
@@ -18,29 +21,71 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         query: async (text, params) => (await client.query(text, params)).rows,
         exec: async (script) => void (await client.query(script)),
       };
+      let broken: Error | undefined;
       try {
         await client.query('begin');
         const result = await fn(session);
         await client.query('commit');
         return result;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        // A failed rollback means the connection itself is gone: it leaves the pool instead of going back.
+        await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
+    /**
+     * LISTEN on a connection of its own. When the server goes away (a restart, a failover, a killed
+     * backend) the connection's error is caught, not thrown at the process: it reconnects with
+     * backoff and calls `onNotify` once, since notifications sent meanwhile were lost.
+     */
     async listen(channel, onNotify) {
-      const client = await pool.connect();
+      const quoted = `"${channel.replace(/"/g, '')}"`;
+      let client: pg.PoolClient | null = null;
+      let stopped = false;
+      let retryTimer: NodeJS.Timeout | undefined;
       const handler = (message: pg.Notification) => {
         if (message.channel === channel) onNotify();
       };
-      client.on('notification', handler);
-      await client.query(`listen "${channel.replace(/"/g, '')}"`);
+      const connect = async (attempt: number): Promise<void> => {
+        let next: pg.PoolClient | null = null;
+        try {
+          next = await pool.connect();
+          next.on('notification', handler);
+          const candidate = next;
+          next.on('error', () => lost(candidate));
+          await next.query(`listen ${quoted}`);
+          if (stopped) return void next.release(true);
+          client = next;
+          if (attempt > 0) onNotify();
+        } catch {
+          // A connection that could not LISTEN (the server was still going away) is dropped, never kept.
+          if (next && client !== next) {
+            next.off('notification', handler);
+            next.release(true);
+          }
+          if (!stopped) retryTimer = setTimeout(() => void connect(attempt + 1), Math.min(30_000, 250 * 2 ** attempt)).unref();
+        }
+      };
+      const lost = (gone: pg.PoolClient) => {
+        if (client !== gone) return;
+        client = null;
+        gone.off('notification', handler);
+        gone.release(true);
+        if (!stopped) void connect(1);
+      };
+      await connect(0);
+      if (!client) throw new Error(`could not LISTEN on ${channel}`);
       return async () => {
-        client.off('notification', handler);
-        await client.query(`unlisten "${channel.replace(/"/g, '')}"`).catch(() => {});
-        client.release();
+        stopped = true;
+        clearTimeout(retryTimer);
+        const last: pg.PoolClient | null = client;
+        client = null;
+        if (!last) return;
+        last.off('notification', handler);
+        await last.query(`unlisten ${quoted}`).catch(() => {});
+        last.release();
       };
     },
     async ping() {

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -26,15 +27,28 @@ export function createSmtpMailer(url: string, from: string): Mailer {
   };
 }
 
-/** Writes each mail as a file and logs it, so password reset works with no mail server. */
+/**
+ * A mail's file name: when, a readable bounded part of the address and a short hash of all of it, so
+ * any address (up to 254 characters) makes a valid name and mails to one address sort together.
+ */
+export function mailFileName(to: string, at = new Date()): string {
+  const readable = to.toLowerCase().replace(/[^a-z0-9@._-]/g, '_').slice(0, 64);
+  const hash = createHash('sha256').update(to.toLowerCase()).digest('hex').slice(0, 12);
+  return `${at.toISOString().replace(/[:.]/g, '-')}-${readable}-${hash}-${randomBytes(3).toString('hex')}.txt`;
+}
+
+/**
+ * Writes each mail as a file, readable by this user only, so password reset works with no mail
+ * server. The log says a mail was written and where, never its body: a reset link is a password.
+ */
 export function createFileMailer(dir: string, logger: Logger): Mailer {
   return {
     kind: 'file',
     async send(mail) {
-      await fs.promises.mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^\w@.-]/g, '_')}.txt`);
-      await fs.promises.writeFile(file, `To: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`);
-      logger.info({ to: mail.to, subject: mail.subject, file, body: mail.text }, 'mail written to disk (no SMTP_URL)');
+      await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+      const file = path.join(dir, mailFileName(mail.to));
+      await fs.promises.writeFile(file, `To: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`, { mode: 0o600, flag: 'wx' });
+      logger.info({ subject: mail.subject, file }, 'mail written to disk (no SMTP_URL)');
     },
   };
 }

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import {
   PermanentJobError,
   retryDelayMs,
+  WORKER_LOST,
+  type DeadJobHook,
   type EnqueueOptions,
   type JobDefinition,
   type JobHandler,
@@ -14,6 +16,8 @@ export interface BullmqQueueOptions {
   redisUrl: string;
   /** Key prefix in Redis; tests give each run its own. */
   prefix?: string;
+  /** BullMQ's lock duration, and how often workers look for jobs whose lock ran out (30 s by default). */
+  leaseMs?: number;
 }
 
 function connectionOf(url: string): ConnectionOptions {
@@ -39,12 +43,24 @@ const statusOf: Record<string, JobState['status']> = {
   failed: 'dead',
 };
 
-/** BullMQ on Redis: production's queue. Failed jobs stay in BullMQ's failed set, the dead letters. */
+// BullMQ's reasons for failing a job whose workers kept going silent on it.
+const STALLED_OUT = new Set(['job stalled more than allowable limit', 'job started more than allowable limit']);
+// What BullMQ says when a worker that lost its lock tries to renew, complete or fail the job.
+const LOST_LOCK = /could not renew lock|missing lock|lock mismatch/i;
+
+/**
+ * BullMQ on Redis: production's queue. Failed jobs stay in BullMQ's failed set, the dead letters.
+ * Every start of a job counts against its attempts (maxStartedAttempts), so a job whose worker
+ * stalls or dies on it fails like one that throws, and the dead-job hooks run from the worker's
+ * 'failed' event, which also sees the jobs no handler's catch saw.
+ */
 export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): JobQueue {
   const connection = connectionOf(options.redisUrl);
   const prefix = options.prefix ?? 'cliffhanger';
+  const leaseMs = options.leaseMs ?? 30_000;
   const queues = new Map<string, Queue>();
   const pending: { definition: JobDefinition<unknown>; handler: JobHandler<unknown> }[] = [];
+  const deadHooks = new Map<string, DeadJobHook<unknown>[]>();
   const workers: Worker[] = [];
   let running = false;
 
@@ -58,33 +74,74 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
     return queue;
   };
 
+  // Tries the handler was given: a job failed for stalling out is started once more only to be failed.
+  const attemptsOf = (job: Job, definition: JobDefinition<unknown>) => Math.min(job.attemptsStarted, definition.attempts);
+
+  async function bury(definition: JobDefinition<unknown>, job: Job, error: Error): Promise<void> {
+    const stalledOut = STALLED_OUT.has(error.message);
+    const dead = {
+      id: job.id!,
+      data: job.data,
+      attempts: attemptsOf(job, definition),
+      error: stalledOut ? WORKER_LOST : error.message,
+      permanent: error.name === 'UnrecoverableError' && !stalledOut,
+    };
+    for (const hook of deadHooks.get(definition.queue) ?? []) {
+      // The job is already in the failed set: a hook that fails here is not run again.
+      await hook(dead).catch((hookError: unknown) =>
+        logger.error({ queue: definition.queue, jobId: job.id, err: hookError }, 'dead-job hook failed'),
+      );
+    }
+  }
+
   function startWorker(definition: JobDefinition<unknown>, handler: JobHandler<unknown>): void {
+    // Signals of the jobs running here, aborted when their lock cannot be renewed: they are lost.
+    const lost = new Map<string, AbortController>();
     const worker = new Worker(
       definition.queue,
       async (job: Job) => {
+        const controller = new AbortController();
+        lost.set(job.id!, controller);
         try {
           await handler({
             id: job.id!,
             data: job.data,
-            attempt: job.attemptsMade + 1,
+            attempt: job.attemptsStarted,
+            signal: controller.signal,
             reportProgress: (percent) => job.updateProgress(Math.round(percent)),
           });
         } catch (error) {
           if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
           throw error;
+        } finally {
+          if (lost.get(job.id!) === controller) lost.delete(job.id!);
         }
       },
       {
         connection,
         prefix,
         concurrency: definition.concurrency,
+        lockDuration: leaseMs,
+        stalledInterval: leaseMs,
+        maxStartedAttempts: definition.attempts,
+        // Stalls count through maxStartedAttempts, with throws, rather than on a counter of their own.
+        maxStalledCount: definition.attempts,
         settings: { backoffStrategy: (attemptsMade: number) => retryDelayMs(definition.backoffMs, attemptsMade) },
       },
     );
-    worker.on('error', (error) => logger.error({ err: error, queue: definition.queue }, 'bullmq worker error'));
-    worker.on('failed', (job, error) =>
-      logger.warn({ queue: definition.queue, jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'job failed'),
-    );
+    worker.on('error', (error) => {
+      if (LOST_LOCK.test(error.message)) logger.warn({ queue: definition.queue, err: error }, 'job lost: its lock ran out');
+      else logger.error({ err: error, queue: definition.queue }, 'bullmq worker error');
+    });
+    worker.on('lockRenewalFailed', (jobIds: string[]) => {
+      for (const id of jobIds) lost.get(id)?.abort(new Error(WORKER_LOST));
+    });
+    worker.on('failed', (job, error) => {
+      if (!job) return;
+      const dead = Boolean(job.finishedOn);
+      logger.warn({ queue: definition.queue, jobId: job.id, attempt: job.attemptsStarted, dead, err: error }, 'job failed');
+      if (dead) void bury(definition, job, error);
+    });
     workers.push(worker);
   }
 
@@ -106,6 +163,9 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
       if (running) startWorker(definition, handler as JobHandler<unknown>);
       else pending.push({ definition, handler: handler as JobHandler<unknown> });
     },
+    onDead(definition, hook) {
+      deadHooks.set(definition.queue, [...(deadHooks.get(definition.queue) ?? []), hook as DeadJobHook<unknown>]);
+    },
     async getJob(definition, id) {
       const job = await queueOf(definition.queue).getJob(id);
       if (!job) return null;
@@ -113,9 +173,9 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
       return {
         id,
         status: statusOf[state] ?? 'waiting',
-        attempts: job.attemptsMade,
+        attempts: attemptsOf(job, definition),
         progress: typeof job.progress === 'number' ? job.progress : 0,
-        lastError: job.failedReason ?? null,
+        lastError: job.failedReason ? (STALLED_OUT.has(job.failedReason) ? WORKER_LOST : job.failedReason) : null,
       };
     },
     async start() {

@@ -15,8 +15,13 @@ export function defineJob<T>(queue: string, policy: Partial<Omit<JobDefinition<T
 export interface RunningJob<T> {
   id: string;
   data: T;
-  /** 1 on the first try. */
+  /** 1 on the first try; every claim counts, whether the try before it threw or its worker stopped. */
   attempt: number;
+  /**
+   * Aborted when this worker has lost the job: its lease ran out (it stalled, or could not reach the
+   * queue) and the job is another claim's now. Whatever the handler still does is refused; it should stop.
+   */
+  signal: AbortSignal;
   reportProgress(percent: number): Promise<void>;
 }
 
@@ -26,6 +31,28 @@ export type JobHandler<T> = (job: RunningJob<T>) => Promise<void>;
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
 }
+
+/** A job that ended dead, as a dead-job hook sees it. */
+export interface DeadJob<T> {
+  id: string;
+  data: T;
+  /** Tries the handler was given. */
+  attempts: number;
+  /** Why the last try failed: the handler's error, or WORKER_LOST. */
+  error: string;
+  /** The handler threw PermanentJobError: it was not tried again. */
+  permanent: boolean;
+}
+
+/**
+ * Runs once a job is dead, whatever killed it: a permanent error, its last failed try, or workers
+ * that kept crashing or stalling on it (no handler's catch runs then). At least once: a hook that
+ * throws, or a process that dies in it, is called again later; it must tolerate a repeat.
+ */
+export type DeadJobHook<T> = (job: DeadJob<T>) => Promise<void>;
+
+/** The error of a try whose worker went silent (killed, out of memory, a blocked event loop) until its lease ran out. */
+export const WORKER_LOST = 'the worker stopped answering (it crashed or stalled) and its lease ran out';
 
 export type JobStatus = 'waiting' | 'active' | 'completed' | 'dead';
 
@@ -45,11 +72,18 @@ export interface EnqueueOptions {
   delayMs?: number;
 }
 
-/** The job queue port: BullMQ on Redis, or the database-backed runner. */
+/**
+ * The job queue port: BullMQ on Redis, or the database-backed runner. Every claim of a job counts
+ * against its attempts and holds a lease its worker renews; a worker whose lease ran out has lost
+ * the job (it can no longer renew, complete or fail it), and a job whose attempts are used up
+ * ends dead instead of being claimed again, so every job ends.
+ */
 export interface JobQueue {
   readonly kind: 'database' | 'bullmq';
   enqueue<T>(definition: JobDefinition<T>, data: T, options?: EnqueueOptions): Promise<string>;
   work<T>(definition: JobDefinition<T>, handler: JobHandler<T>): void;
+  /** Registers what to do when a job of this kind ends dead; runs in the processes that work it. */
+  onDead<T>(definition: JobDefinition<T>, hook: DeadJobHook<T>): void;
   getJob(definition: JobDefinition<unknown>, id: string): Promise<JobState | null>;
   start(): Promise<void>;
   stop(): Promise<void>;

@@ -49,5 +49,28 @@ export function createDiskStorage(root: string): MediaStorage {
     async remove(prefix) {
       await fs.promises.rm(pathOf(prefix), { recursive: true, force: true });
     },
+    async removeStaging(olderThanMs) {
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      // Staging sits beside its key, and keys are at most `area/owner/name` deep: walking three
+      // levels finds every one without reading the segments of every ladder.
+      const sweep = async (dir: string, depth: number): Promise<void> => {
+        const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+          const entryPath = path.join(dir, entry.name);
+          if (STAGING.test(entry.name)) {
+            const modified = (await fs.promises.stat(entryPath).catch(() => null))?.mtimeMs ?? Infinity;
+            if (modified >= cutoff) continue;
+            await fs.promises.rm(entryPath, { recursive: true, force: true });
+            removed += 1;
+          } else if (entry.isDirectory() && depth < 3) await sweep(entryPath, depth + 1);
+        }
+      };
+      await sweep(root, 1);
+      return removed;
+    },
   };
 }
+
+/** Names of the temporary entries above: `<key>.<uuid>.part` while copying, `<key>.<uuid>.old` while replacing. */
+const STAGING = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(part|old)$/;

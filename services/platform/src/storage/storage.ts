@@ -18,6 +18,12 @@ export interface MediaStorage {
   /** A path on this machine where a worker can read the object (ffmpeg needs files). */
   localPath(key: string): string;
   remove(prefix: string): Promise<void>;
+  /**
+   * Removes what writes that died part-way left (a half-copied file or ladder, a replaced ladder
+   * not yet deleted) once older than `olderThanMs`; answers how many. Younger ones may be writes in
+   * progress in another process sharing the storage.
+   */
+  removeStaging(olderThanMs: number): Promise<number>;
 }
 
 /** Rejects keys that could escape the storage root. */

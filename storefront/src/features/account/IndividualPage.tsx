@@ -1,10 +1,10 @@
-import { ApiError } from '../../api/client';
+import { Link } from 'react-router-dom';
+import { usePayments } from '../../api/paymentQueries';
+import { useCurrentUser } from '../../api/userQueries';
 import { useT } from '../../i18n/I18nProvider';
 import { formatDate, formatPrice } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { orderStatusText } from '../shop/orderStatus';
-import { useCancelSubscription, usePayments } from '../shop/queries';
-import { useCurrentUser } from './queries';
+import { orderStatusText } from './orderStatus';
 import './account.css';
 
 /** /individual: the account's details, its subscription and its orders. */
@@ -12,9 +12,7 @@ export function IndividualPage() {
   const t = useT();
   const user = useCurrentUser().data;
   const payments = usePayments();
-  const cancel = useCancelSubscription();
   useDocumentTitle(t('account.details'));
-  const paymentsUnavailable = payments.error instanceof ApiError && payments.error.code === 404;
   const orders = payments.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
@@ -31,7 +29,10 @@ export function IndividualPage() {
         </div>
         <div>
           <dt>{t('account.coins')}</dt>
-          <dd>{user?.coins ?? 0}</dd>
+          <dd>
+            {user?.coins ?? 0}
+            {user && user.bonusCoins > 0 && <span className="details__note">{t('shop.bonusPart', { count: user.bonusCoins })}</span>}
+          </dd>
         </div>
         <div>
           <dt>{t('account.plan')}</dt>
@@ -45,17 +46,14 @@ export function IndividualPage() {
           </dd>
         </div>
       </dl>
-      {user?.vip && !user.vip.cancelAtPeriodEnd && (
-        <button type="button" className="button button--ghost" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
-          {t('account.cancel')}
-        </button>
+      {user?.vip && (
+        <Link to="/shopping" className="button button--ghost">
+          {t('account.manage')}
+        </Link>
       )}
-      {cancel.data && <p className="notice" role="status">{t('account.canceled', { date: formatDate(cancel.data.renewsAt) })}</p>}
 
       <h2 className="section-title">{t('account.orders')}</h2>
-      {paymentsUnavailable ? (
-        <p className="notice">{t('shop.unavailable')}</p>
-      ) : orders.length === 0 ? (
+      {orders.length === 0 ? (
         <p className="list-state">{payments.isPending ? t('list.loading') : t('account.noOrders')}</p>
       ) : (
         <ul className="orders">

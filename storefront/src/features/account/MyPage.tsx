@@ -1,11 +1,13 @@
 import { Link } from 'react-router-dom';
+import { useCurrentUser } from '../../api/userQueries';
+import { AutoUnlockSwitch } from '../../components/AutoUnlockSwitch';
 import { BookmarkIcon, ChevronRightIcon, CoinIcon, CrownIcon, HistoryIcon, LogoutIcon, UnlockIcon, UserIcon } from '../../components/Icons';
 import { LanguageChooser } from '../../components/LanguageChooser';
 import { useT } from '../../i18n/I18nProvider';
 import { formatDate } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { useCurrentUser, useLogout } from './queries';
+import { useLogout } from './queries';
 import './account.css';
 
 /** /my: who I am, my coins and plan, and the way to everything that is mine. */
@@ -34,7 +36,8 @@ export function MyPage() {
           <p className="profile__kind">
             {user?.vip ? (
               <span className="badge badge--vip">
-                <CrownIcon size={14} /> {t('account.planVip')}
+                <CrownIcon size={14} /> {t('account.planVip')} ·{' '}
+                {t(user.vip.cancelAtPeriodEnd ? 'account.ends' : 'account.renews', { date: formatDate(user.vip.renewsAt) })}
               </span>
             ) : (
               <span className="badge">{member ? t('account.member') : t('account.guestHint')}</span>
@@ -54,18 +57,24 @@ export function MyPage() {
           <strong className="stat__value" data-testid="coins">
             <CoinIcon size={18} /> {user?.coins ?? 0}
           </strong>
+          {user && user.bonusCoins > 0 && <span className="stat__note">{t('shop.bonusPart', { count: user.bonusCoins })}</span>}
           <Link to="/shopping" className="stat__link">{t('account.topUp')}</Link>
         </div>
         <div className="stat">
           <span className="stat__label">{t('account.plan')}</span>
           <strong className="stat__value">{user?.vip ? t('account.planVip') : t('account.planFree')}</strong>
-          {user?.vip && (
-            <span className="stat__link">
+          {user?.vip ? (
+            <Link to="/shopping" className="stat__link">
               {t(user.vip.cancelAtPeriodEnd ? 'account.ends' : 'account.renews', { date: formatDate(user.vip.renewsAt) })}
-            </span>
+            </Link>
+          ) : (
+            <Link to="/shopping#vip" className="stat__link">
+              {t('account.goVip')}
+            </Link>
           )}
         </div>
       </section>
+      <AutoUnlockSwitch />
       <nav aria-label={t('account.title')}>
         <ul className="menu">
           {links.map((link) => (

@@ -1,28 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { userCalls, type Credentials, type Registration } from '../../api/user';
+import { matchQuery, useMutation, useQueryClient, type Query } from '@tanstack/react-query';
 import type { User } from '../../api/types';
+import { userCalls, type Credentials, type Registration } from '../../api/user';
+import { userQueries } from '../../api/userQueries';
 import { keepUserId, keepUserToken } from '../../lib/attribution';
 
-export const userKey = ['user'] as const;
-
-/** The current user; the first call creates a guest, and the client keeps the x-user-token it answers. */
-export function useCurrentUser() {
-  const query = useQuery({ queryKey: userKey, queryFn: userCalls.current, staleTime: 60_000 });
-  const id = query.data?.id;
-  useEffect(() => {
-    if (id) keepUserId(id);
-  }, [id]);
-  return query;
-}
+/** Lists, favorites and locks: everything cached but the current user belongs to one identity. */
+const isPreviousIdentityData = (query: Query) => !matchQuery({ queryKey: userQueries.current().queryKey }, query);
 
 function useSignedIn() {
   const queryClient = useQueryClient();
   return (user: User) => {
     keepUserId(user.id);
-    queryClient.setQueryData(userKey, user);
-    // Lists, favorites and locks belong to the previous identity.
-    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'user' });
+    queryClient.setQueryData(userQueries.current().queryKey, user);
+    void queryClient.invalidateQueries({ predicate: isPreviousIdentityData });
   };
 }
 
@@ -44,8 +34,8 @@ export function useLogout() {
     onSettled: async () => {
       keepUserToken(null);
       keepUserId(null);
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'user' });
-      await queryClient.invalidateQueries({ queryKey: userKey });
+      queryClient.removeQueries({ predicate: isPreviousIdentityData });
+      await queryClient.invalidateQueries({ queryKey: userQueries.current().queryKey });
     },
   });
 }

@@ -1,10 +1,10 @@
 import { useNavigate, useParams } from 'react-router-dom';
+import { useCatalogList, useTags } from '../../api/catalogQueries';
 import { InfiniteList } from '../../components/InfiniteList';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { ChipBar } from './ChipBar';
-import { useCatalogList, useTags } from './queries';
 
 /** /browse/{id}: every series of one category, with the other categories a tap away. */
 export function BrowsePage() {

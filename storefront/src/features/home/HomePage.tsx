@@ -1,11 +1,11 @@
 import { useSearchParams } from 'react-router-dom';
+import { useCatalogList, useHomepage, useTags } from '../../api/catalogQueries';
 import { InfiniteList } from '../../components/InfiniteList';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Carousel } from './Carousel';
 import { ChipBar } from './ChipBar';
-import { useCatalogList, useHomepage, useTags } from './queries';
 import { SectionRow } from './SectionRow';
 import { HomeSkeleton } from './HomeSkeleton';
 import './home.css';

@@ -1,9 +1,9 @@
 import { useParams } from 'react-router-dom';
+import { useCatalogList, useHomepage } from '../../api/catalogQueries';
 import { InfiniteList } from '../../components/InfiniteList';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { useCatalogList, useHomepage } from './queries';
 
 /** /more/{id}: all series of one home section. */
 export function MorePage() {

@@ -1,14 +1,22 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { paymentCalls } from '../../api/payment';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { catalogQueries } from '../../api/catalogQueries';
+import { paymentQueries } from '../../api/paymentQueries';
 import { userCalls } from '../../api/user';
+import { userQueries } from '../../api/userQueries';
 import { PAGE_SIZE, pagedQuery } from '../../lib/paging';
 
+export const listsQueries = {
+  history: () =>
+    infiniteQueryOptions({
+      queryKey: ['history', 'list'],
+      queryFn: ({ pageParam }) => userCalls.history(pageParam, PAGE_SIZE),
+      staleTime: 0,
+      ...pagedQuery,
+    }),
+};
+
 export function useFavorites() {
-  return useInfiniteQuery({
-    queryKey: ['favorites'],
-    queryFn: ({ pageParam }) => userCalls.favorites(pageParam, PAGE_SIZE),
-    ...pagedQuery,
-  });
+  return useInfiniteQuery(userQueries.favorites());
 }
 
 export function useRemoveFavorite() {
@@ -16,25 +24,16 @@ export function useRemoveFavorite() {
   return useMutation({
     mutationFn: (videoId: string) => userCalls.removeFavorite(videoId),
     onSuccess: (_, videoId) => {
-      void queryClient.invalidateQueries({ queryKey: ['favorites'] });
-      void queryClient.invalidateQueries({ queryKey: ['video', videoId] });
+      void queryClient.invalidateQueries({ queryKey: userQueries.favorites().queryKey });
+      void queryClient.invalidateQueries({ queryKey: catalogQueries.video(videoId).queryKey });
     },
   });
 }
 
 export function useWatchHistoryList() {
-  return useInfiniteQuery({
-    queryKey: ['history', 'list'],
-    queryFn: ({ pageParam }) => userCalls.history(pageParam, PAGE_SIZE),
-    staleTime: 0,
-    ...pagedQuery,
-  });
+  return useInfiniteQuery(listsQueries.history());
 }
 
 export function useUnlockedList() {
-  return useInfiniteQuery({
-    queryKey: ['unlocked'],
-    queryFn: ({ pageParam }) => paymentCalls.unlocked(pageParam, PAGE_SIZE),
-    ...pagedQuery,
-  });
+  return useInfiniteQuery(paymentQueries.unlocked());
 }

@@ -1,17 +1,20 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { catalogCalls } from '../../api/catalog';
-import { useCatalogList } from '../home/queries';
+import { catalogQueries, useCatalogList } from '../../api/catalogQueries';
 
 export const PREVIEW_SIZE = 12;
 
+export const searchQueries = {
+  preview: (keyword: string) =>
+    queryOptions({
+      queryKey: ['search', 'preview', keyword],
+      queryFn: () => catalogCalls.query({ keyword }, 1, PREVIEW_SIZE),
+    }),
+};
+
 /** The first results of a keyword while the user types; the previous results stay until new ones arrive. */
 export function useSearchPreview(keyword: string) {
-  return useQuery({
-    queryKey: ['search', 'preview', keyword],
-    queryFn: () => catalogCalls.query({ keyword }, 1, PREVIEW_SIZE),
-    enabled: keyword.length > 0,
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...searchQueries.preview(keyword), enabled: keyword.length > 0, placeholderData: keepPreviousData });
 }
 
 export function useSearchResults(keyword: string) {
@@ -20,9 +23,7 @@ export function useSearchResults(keyword: string) {
 
 export function usePopularSeries() {
   return useQuery({
-    queryKey: ['homepage'],
-    queryFn: catalogCalls.homepage,
-    staleTime: 60_000,
+    ...catalogQueries.homepage(),
     // Six, so the grid fills whole rows of two or three.
     select: (homepage) => {
       const cards = [...homepage.carousel.items, ...homepage.sections.flatMap((section) => section.items)];

@@ -1,39 +1,82 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { CardError } from '../../api/payment';
+import { useCurrentUser } from '../../api/userQueries';
 import { FormField } from '../../components/FormField';
 import { CardIcon, LockIcon } from '../../components/Icons';
-import { useT } from '../../i18n/I18nProvider';
+import { useI18n } from '../../i18n/I18nProvider';
+import type { MessageKey } from '../../i18n/en';
+import { LANGUAGES } from '../../i18n/languages';
 import { formatPrice } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { useCurrentUser } from '../account/queries';
-import { groupCardNumber, parseExpiry, validateCardForm, type CardFormErrors, type CardFormValues } from './cardForm';
-import { usePay, usePlans } from './queries';
+import {
+  cardDigits,
+  cardRefusal,
+  formatExpiryInput,
+  groupCardNumber,
+  parseExpiry,
+  validateCardForm,
+  validatePayer,
+  type CardFormErrors,
+  type CardFormValues,
+} from './cardForm';
+import { PlanSummary } from './PlanSummary';
+import { usePaymentConfig, usePlans } from './queries';
+import { StripeCardField } from './StripeCardField';
+import { sandboxCard, useCheckout, wasUnanswered, type CardEntry, type CardPaymentOutcome } from './useCheckout';
+import { useStripeCard } from './useStripeCard';
 import './shop.css';
 
-function newIdempotencyKey(): string {
-  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+/** Messages by field; `card` is Stripe's word on its Card Element. */
+type FieldErrors = Partial<Record<keyof CardFormValues | 'card', string>>;
+
+const FORM_FIELDS: (keyof CardFormValues)[] = ['cardNumber', 'email', 'expiry', 'cvv', 'firstName', 'lastName'];
+
+/** The field messages of a 422 answer that belong to this form's fields, or null when none does. */
+function formFields(fields: Record<string, string>): FieldErrors | null {
+  const ours = Object.entries(fields).filter(([name]) => FORM_FIELDS.includes(name as keyof CardFormValues));
+  return ours.length > 0 ? Object.fromEntries(ours) : null;
 }
 
-/** /order/easy?orderId=&planId=: the card form; the card is tokenized by the provider and only the token is paid with. */
+const resultPath = (orderId: string, status: string) => `/order/result?orderId=${encodeURIComponent(orderId)}&status=${status}`;
+
+/**
+ * /order/easy?planId= (or ?orderId= for an order made elsewhere): the card form of the spec and a
+ * PayPal button. The card goes to the provider's tokenizer (the sandbox's, or Stripe Elements when
+ * GET /api/payment/config says Stripe); the order is paid with the token only.
+ */
 export function OrderEasyPage() {
-  const t = useT();
+  const { t, language } = useI18n();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const orderId = params.get('orderId') ?? '';
+  const planId = params.get('planId');
+  const linkedOrderId = params.get('orderId');
   const plans = usePlans();
-  const plan = plans.data?.find((entry) => entry.id === params.get('planId'));
-  const unavailable = plans.error instanceof ApiError && plans.error.code === 404;
+  const plan = plans.data?.find((entry) => entry.id === planId);
   const user = useCurrentUser().data;
-  const pay = usePay();
-  const idempotencyKey = useRef(newIdempotencyKey());
-  const [values, setValues] = useState<CardFormValues>({ cardNumber: '', email: user?.email ?? '', expiry: '', cvv: '', firstName: '', lastName: '' });
-  const [errors, setErrors] = useState<CardFormErrors>({});
+  const { payByCard, payByPaypal } = useCheckout(planId, linkedOrderId);
+  const [values, setValues] = useState<CardFormValues>({ cardNumber: '', email: '', expiry: '', cvv: '', firstName: '', lastName: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const config = usePaymentConfig();
+  const provider = config.data;
+  const showCardMessage = useCallback((message: string | null) => setErrors((current) => ({ ...current, card: message ?? undefined })), []);
+  const stripeCard = useStripeCard(
+    provider?.provider === 'stripe' ? provider.publishableKey : null,
+    LANGUAGES.find((entry) => entry.code === language)?.htmlLang ?? 'auto',
+    showCardMessage,
+  );
   useDocumentTitle(t('order.title'));
 
-  if (!orderId) {
+  // The account's email, once known, fills an email field the user has not typed in.
+  const knownEmail = user?.email;
+  useEffect(() => {
+    if (knownEmail) setValues((current) => (current.email ? current : { ...current, email: knownEmail }));
+  }, [knownEmail]);
+
+  if (!linkedOrderId && (!planId || (plans.data && !plan))) {
     return (
       <div className="empty-page">
         <p>{t('order.missing')}</p>
@@ -47,77 +90,144 @@ export function OrderEasyPage() {
     setErrors((current) => ({ ...current, [name]: undefined }));
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateCardForm(values);
-    setErrors(found);
-    setFailure(null);
-    const expiry = parseExpiry(values.expiry);
-    if (Object.keys(found).length > 0 || !expiry) return;
-    try {
-      const result = await pay.mutateAsync({
-        orderId,
-        idempotencyKey: idempotencyKey.current,
-        card: { number: values.cardNumber.replace(/\D/g, ''), expMonth: expiry.month, expYear: expiry.year, cvc: values.cvv, email: values.email.trim() },
-        payer: { email: values.email.trim(), firstName: values.firstName.trim(), lastName: values.lastName.trim() },
-      });
-      if (result.status === 'failed') {
-        idempotencyKey.current = newIdempotencyKey();
-        setFailure(result.message ?? t('result.failedHint'));
-        return;
-      }
-      navigate(`/order/result?orderId=${encodeURIComponent(orderId)}&status=${result.status}`, { replace: true });
-    } catch (error) {
-      if (error instanceof CardError) setFailure(error.message);
-      else if (error instanceof ApiError && error.code === 404) setFailure(t('shop.unavailable'));
-      idempotencyKey.current = newIdempotencyKey();
+  const leaveFor = (url: string) => {
+    setLeaving(true);
+    window.location.assign(url);
+  };
+
+  const settle = (outcome: CardPaymentOutcome) => {
+    if (outcome.kind === 'requires_action') return leaveFor(outcome.actionUrl);
+    if (outcome.kind === 'failed') {
+      navigate(resultPath(outcome.orderId, 'failed'), { replace: true, state: { reason: outcome.reason } });
+      return;
     }
+    navigate(resultPath(outcome.orderId, outcome.kind), { replace: true });
+  };
+
+  const explain = (error: unknown) => {
+    if (error instanceof CardError && error.code !== 'provider_unreachable' && provider?.provider === 'stripe') {
+      // Stripe's message, in the viewer's language (Stripe.js has the locale), where the card is typed.
+      setErrors((current) => ({ ...current, card: error.message }));
+    } else if (error instanceof CardError) {
+      const refusal = cardRefusal(error.code, values.cardNumber);
+      if (refusal) setErrors((current) => ({ ...current, [refusal.field]: t(refusal.message) }));
+      else setFailure(t(error.code === 'provider_unreachable' ? 'order.providerUnreachable' : 'order.cardRefused'));
+    } else if (wasUnanswered(error)) {
+      setFailure(t('order.interrupted'));
+    } else if (error instanceof ApiError && formFields(error.fields)) {
+      setErrors((current) => ({ ...current, ...formFields(error.fields) }));
+    } else {
+      setFailure(error instanceof ApiError && error.message ? error.message : t('common.unknownError'));
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!provider) return;
+    const stripe = provider.provider === 'stripe';
+    const found: CardFormErrors = stripe ? validatePayer(values) : validateCardForm(values);
+    // Stripe's word on the card stands until its field changes: it knows, the form does not.
+    setErrors((current) => ({
+      ...(stripe && current.card ? { card: current.card } : {}),
+      ...Object.fromEntries(Object.entries(found).map(([name, key]) => [name, t(key as MessageKey)])),
+    }));
+    setFailure(null);
+    if (Object.keys(found).length > 0) return;
+    const email = values.email.trim();
+    const payer = { email, firstName: values.firstName.trim(), lastName: values.lastName.trim() };
+    let card: CardEntry;
+    if (stripe) {
+      card = stripeCard.entry(`${payer.firstName} ${payer.lastName}`);
+    } else {
+      const expiry = parseExpiry(values.expiry);
+      if (!expiry) return;
+      card = sandboxCard(provider.tokenUrl, { number: cardDigits(values.cardNumber), expMonth: expiry.month, expYear: expiry.year, cvc: values.cvv.trim(), email });
+    }
+    payByCard.mutate({ card, payer }, { onSuccess: settle, onError: explain });
+  };
+
+  const payWithPaypal = () => {
+    setFailure(null);
+    payByPaypal.mutate(undefined, { onSuccess: ({ approveUrl }) => leaveFor(approveUrl), onError: explain });
   };
 
   const field = (name: keyof CardFormValues) => ({
     value: values[name],
-    error: errors[name] ? t(errors[name]!) : undefined,
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) =>
-      set(name, name === 'cardNumber' ? groupCardNumber(event.target.value) : event.target.value),
+    error: errors[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const typed = event.target.value;
+      if (name === 'cardNumber') set(name, groupCardNumber(typed));
+      else if (name === 'expiry') set(name, formatExpiryInput(typed, values.expiry));
+      else if (name === 'cvv') set(name, typed.replace(/\D/g, '').slice(0, 4));
+      else set(name, typed);
+    },
   });
+  const busy = payByCard.isPending || payByPaypal.isPending || leaving;
   const price = plan ? formatPrice(plan.price.amount, plan.price.currency) : '';
 
   return (
     <div className="page checkout">
       <h1 className="page__title">{t('order.title')}</h1>
-      {unavailable && (
-        <p className="notice checkout__unavailable" role="status">
-          {t('shop.unavailable')}
-        </p>
+      {plan && <PlanSummary plan={plan} />}
+      {!provider ? (
+        config.isError ? (
+          <p className="notice notice--error" role="alert">
+            {t('order.providerUnreachable')}{' '}
+            <button type="button" className="checkout__retry" onClick={() => void config.refetch()}>
+              {t('list.retry')}
+            </button>
+          </p>
+        ) : (
+          <p className="checkout__status">
+            <span className="spinner" aria-hidden="true" /> {t('list.loading')}
+          </p>
+        )
+      ) : (
+        <>
+          <form className="form checkout__form" noValidate onSubmit={submit} aria-busy={busy}>
+            {failure && (
+              <p className="notice notice--error" role="alert">
+                {failure}
+              </p>
+            )}
+            {provider.provider === 'stripe' ? (
+              <StripeCardField
+                label={t('order.card')}
+                error={errors.card}
+                status={stripeCard.status}
+                mount={stripeCard.mount}
+                focus={stripeCard.focus}
+                retry={stripeCard.retry}
+              />
+            ) : (
+              <>
+                <FormField label={t('order.cardNumber')} inputMode="numeric" autoComplete="cc-number" placeholder="1234 5678 9012 3456" {...field('cardNumber')} />
+                <div className="form__row">
+                  <FormField label={t('order.expiry')} inputMode="numeric" autoComplete="cc-exp" placeholder={t('order.expiryPlaceholder')} maxLength={5} {...field('expiry')} />
+                  <FormField label={t('order.cvv')} inputMode="numeric" autoComplete="cc-csc" maxLength={4} {...field('cvv')} />
+                </div>
+              </>
+            )}
+            <FormField label={t('auth.email')} type="email" autoComplete="email" {...field('email')} />
+            <div className="form__row">
+              <FormField label={t('order.firstName')} autoComplete="cc-given-name" {...field('firstName')} />
+              <FormField label={t('order.lastName')} autoComplete="cc-family-name" {...field('lastName')} />
+            </div>
+            <button type="submit" className="button button--primary button--block" disabled={busy || (provider.provider === 'stripe' && stripeCard.status !== 'ready')}>
+              <CardIcon size={18} /> {payByCard.isPending || payByCard.isSuccess ? t('order.paying') : price ? t('order.pay', { price }) : t('order.payNow')}
+            </button>
+            <p className="checkout__secure">
+              <LockIcon size={14} /> {t('order.secure')}
+            </p>
+          </form>
+          <div className="checkout__alternative">
+            <span className="checkout__or">{t('auth.or')}</span>
+            <button type="button" className="button button--paypal button--block" disabled={busy} onClick={payWithPaypal}>
+              {payByPaypal.isPending || payByPaypal.isSuccess ? t('order.toPaypal') : t('order.paypal')}
+            </button>
+          </div>
+        </>
       )}
-      {plan && (
-        <section className="checkout__summary" aria-label={t('order.summary')}>
-          <span>{plan.title}</span>
-          <span>
-            {t('order.total')} <strong>{price}</strong>
-          </span>
-          {plan.periodDays && <p className="plan__terms">{t('shop.renewal', { days: plan.periodDays })}</p>}
-        </section>
-      )}
-      <form className="form checkout__form" noValidate onSubmit={(event) => void submit(event)}>
-        {failure && <p className="notice" role="alert">{failure}</p>}
-        <FormField label={t('order.cardNumber')} inputMode="numeric" autoComplete="cc-number" placeholder="1234 5678 9012 3456" {...field('cardNumber')} />
-        <div className="form__row">
-          <FormField label={t('order.expiry')} inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={5} {...field('expiry')} />
-          <FormField label={t('order.cvv')} inputMode="numeric" autoComplete="cc-csc" maxLength={4} {...field('cvv')} />
-        </div>
-        <FormField label={t('auth.email')} type="email" autoComplete="email" {...field('email')} />
-        <div className="form__row">
-          <FormField label={t('order.firstName')} autoComplete="cc-given-name" {...field('firstName')} />
-          <FormField label={t('order.lastName')} autoComplete="cc-family-name" {...field('lastName')} />
-        </div>
-        <button type="submit" className="button button--primary button--block" disabled={pay.isPending}>
-          <CardIcon size={18} /> {pay.isPending ? t('order.paying') : t('order.pay', { price })}
-        </button>
-        <p className="checkout__secure">
-          <LockIcon size={14} /> {t('order.secure')}
-        </p>
-      </form>
     </div>
   );
 }

@@ -1,52 +1,110 @@
-import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { trackEvent } from '../../api/analytics';
+import type { Order, Plan, User } from '../../api/types';
+import { useCurrentUser } from '../../api/userQueries';
 import { useT } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/en';
+import { formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { usePayments } from './queries';
+import { usePlans, useRefreshAfterPayment, useSettlingOrder } from './queries';
 import './shop.css';
 
-const OUTCOMES: Record<string, { title: MessageKey; hint: MessageKey; tone: string }> = {
+type Outcome = 'succeeded' | 'failed' | 'canceled' | 'refunded' | 'pending' | 'checking';
+
+const OUTCOMES: Record<Outcome, { title: MessageKey; hint: MessageKey; tone: 'success' | 'error' | 'neutral' }> = {
   succeeded: { title: 'result.succeeded', hint: 'result.succeededHint', tone: 'success' },
   failed: { title: 'result.failed', hint: 'result.failedHint', tone: 'error' },
   canceled: { title: 'result.canceled', hint: 'result.canceledHint', tone: 'neutral' },
+  refunded: { title: 'result.refunded', hint: 'result.refundedHint', tone: 'neutral' },
   pending: { title: 'result.pending', hint: 'result.pendingHint', tone: 'neutral' },
+  checking: { title: 'result.checking', hint: 'result.checkingHint', tone: 'neutral' },
 };
 
-/** /order/result?orderId=&status=: the outcome of a payment, also where PayPal's cancel callback lands. */
+const SETTLED = new Set(['succeeded', 'failed', 'canceled', 'refunded']);
+
+/**
+ * What the page says. The order as the payment service lists it decides; until it settles, the
+ * link's own word (PayPal's cancel, the pay call's failure, the provider's redirect_status) stands
+ * in, and an order still `created` is "checking" while polled and "pending" once polling stops.
+ */
+function outcomeOf(order: Order | null | undefined, hinted: string | null, polling: boolean): Outcome {
+  if (order && SETTLED.has(order.status)) return order.status as Outcome;
+  if (hinted === 'canceled' || hinted === 'failed') return hinted;
+  if (polling) return 'checking';
+  if (order === undefined && hinted === 'succeeded') return 'succeeded';
+  return 'pending';
+}
+
+/** What a succeeded order gave, as the refreshed user now shows it. */
+function purchaseText(plan: Plan | undefined, user: User | undefined): [MessageKey, Record<string, string | number>] | null {
+  if (!plan || !user) return null;
+  if (plan.kind === 'vip') return user.vip ? ['result.vipActive', { date: formatDate(user.vip.renewsAt) }] : null;
+  return ['result.coinsAdded', { count: (plan.coins ?? 0) + (plan.bonusCoins ?? 0), balance: user.coins }];
+}
+
+/**
+ * /order/result?orderId=&status=: the outcome of a payment. The card page, the 3-D Secure page,
+ * PayPal's approve page and its cancel callback all land here.
+ */
 export function OrderResultPage() {
   const t = useT();
   const [params] = useSearchParams();
+  const reason = (useLocation().state as { reason?: string | null } | null)?.reason ?? null;
   const orderId = params.get('orderId');
-  const payments = usePayments();
-  const order = payments.data?.pages.flatMap((page) => page.items).find((entry) => entry.id === orderId);
-  const status = order?.status ?? params.get('status') ?? 'pending';
-  const outcome = OUTCOMES[status] ?? OUTCOMES.pending!;
+  const hinted = params.get('status') ?? params.get('redirect_status');
+  const order = useSettlingOrder(orderId);
+  const plans = usePlans();
+  const user = useCurrentUser().data;
+  const refresh = useRefreshAfterPayment();
   useDocumentTitle(t('result.title'));
 
-  // A conversion for the ad pixels, once per order, when the order itself says it succeeded.
-  const paidOrder = order?.status === 'succeeded' ? order : undefined;
-  const paidOrderId = paidOrder?.id;
+  const outcome = outcomeOf(order.isError ? undefined : order.data, hinted, order.settling);
+  const view = OUTCOMES[outcome];
+  const paid = outcome === 'succeeded' && order.data ? order.data : undefined;
+  const plan = plans.data?.find((entry) => entry.id === (order.data?.planId ?? ''));
+  const bought = outcome === 'succeeded' ? purchaseText(plan, user) : null;
+
+  // Coins, VIP and locks changed: once, when the order is seen succeeded.
+  const refreshed = useRef(false);
   useEffect(() => {
-    if (!paidOrder) return;
-    trackEvent('purchase', {
-      orderId: paidOrder.id,
-      planId: paidOrder.planId,
-      value: (paidOrder.price.amount / 100).toFixed(2),
-      currency: paidOrder.price.currency,
-    });
+    if (outcome !== 'succeeded' || refreshed.current) return;
+    refreshed.current = true;
+    refresh();
+  }, [outcome, refresh]);
+
+  // A conversion for the ad pixels, once per order, when the order itself says it succeeded.
+  const paidOrderId = paid?.id;
+  useEffect(() => {
+    if (!paid) return;
+    trackEvent('purchase', { orderId: paid.id, planId: paid.planId, value: (paid.price.amount / 100).toFixed(2), currency: paid.price.currency });
   }, [paidOrderId]);
+
   return (
-    <div className="empty-page result">
-      <span className={`result__icon result__icon--${outcome.tone}`} aria-hidden="true">
-        {outcome.tone === 'success' ? '✓' : outcome.tone === 'error' ? '!' : 'i'}
+    <div className="empty-page result" aria-busy={outcome === 'checking'}>
+      <span className={`result__icon result__icon--${view.tone}`} aria-hidden="true">
+        {outcome === 'checking' ? <span className="spinner" /> : view.tone === 'success' ? '✓' : view.tone === 'error' ? '!' : 'i'}
       </span>
-      <h1>{t(outcome.title)}</h1>
-      <p>{t(outcome.hint)}</p>
+      <h1>{t(view.title)}</h1>
+      {outcome === 'failed' && reason && (
+        <p className="result__reason" role="alert">
+          {reason}
+        </p>
+      )}
+      <p role="status">{bought ? t(...bought) : t(view.hint)}</p>
       <div className="empty-page__actions">
-        <Link to="/" className="button button--primary">{t('result.backHome')}</Link>
-        {status !== 'succeeded' && <Link to="/shopping" className="button button--ghost">{t('result.tryAgain')}</Link>}
+        {outcome === 'succeeded' ? (
+          <Link to="/" className="button button--primary">{t('result.backHome')}</Link>
+        ) : outcome === 'pending' ? (
+          <button type="button" className="button button--primary" onClick={() => void order.refetch()}>
+            {t('result.checkAgain')}
+          </button>
+        ) : (
+          <Link to={plan ? `/order/easy?planId=${encodeURIComponent(plan.id)}` : '/shopping'} className="button button--primary">
+            {t(plan ? 'result.retry' : 'result.tryAgain')}
+          </Link>
+        )}
+        {outcome !== 'succeeded' && <Link to="/" className="button button--ghost">{t('result.backHome')}</Link>}
       </div>
     </div>
   );

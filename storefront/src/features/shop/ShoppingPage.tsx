@@ -1,33 +1,42 @@
-import { useNavigate } from 'react-router-dom';
-import { ApiError } from '../../api/client';
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { Plan } from '../../api/types';
+import { useCurrentUser } from '../../api/userQueries';
 import { CoinIcon, CrownIcon } from '../../components/Icons';
 import { useT } from '../../i18n/I18nProvider';
-import { formatDate, formatPrice } from '../../lib/format';
+import { formatPrice } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { useCurrentUser } from '../account/queries';
-import { useCreateOrder, usePlans } from './queries';
+import { CurrentPlan } from './CurrentPlan';
+import { periodText } from './planText';
+import { usePlans } from './queries';
 import './shop.css';
 
-/** /shopping: coin packs and VIP plans; choosing one creates an order and opens the card page. */
+// The first-purchase offer leads the coin packs; the rest keep the order the plan list gives.
+const offerFirst = (a: Plan, b: Plan) => Number(Boolean(b.firstPurchaseOnly)) - Number(Boolean(a.firstPurchaseOnly));
+
+/**
+ * /shopping: the wallet, the current VIP plan with cancel and resume, VIP plans and coin packs.
+ * Choosing a plan opens /order/easy?planId=, which makes the order when the user pays.
+ * /shopping#vip and /shopping#coins (the unlock sheet's links) open at that section.
+ */
 export function ShoppingPage() {
   const t = useT();
   const navigate = useNavigate();
+  const { hash } = useLocation();
   const user = useCurrentUser().data;
   const plans = usePlans();
-  const order = useCreateOrder();
   useDocumentTitle(t('shop.title'));
 
-  const unavailable =
-    (plans.isError && !(plans.error instanceof ApiError && plans.error.code === 500)) ||
-    (order.error instanceof ApiError && order.error.code === 404);
-  const coinPlans = plans.data?.filter((plan) => plan.kind === 'coins') ?? [];
+  const coinPlans = (plans.data?.filter((plan) => plan.kind === 'coins') ?? []).sort(offerFirst);
   const vipPlans = plans.data?.filter((plan) => plan.kind === 'vip') ?? [];
+  const vip = user?.vip ?? null;
+  const loaded = Boolean(plans.data);
 
-  const choose = (plan: Plan) =>
-    order.mutate(plan.id, {
-      onSuccess: (created) => navigate(`/order/easy?orderId=${encodeURIComponent(created.id)}&planId=${encodeURIComponent(plan.id)}`),
-    });
+  useEffect(() => {
+    if (loaded && hash) document.getElementById(hash.slice(1))?.scrollIntoView?.({ block: 'start' });
+  }, [loaded, hash]);
+
+  const choose = (plan: Plan) => navigate(`/order/easy?planId=${encodeURIComponent(plan.id)}`);
 
   return (
     <div className="page shop">
@@ -36,28 +45,46 @@ export function ShoppingPage() {
         <p className="shop__subtitle">{t('shop.subtitle')}</p>
         <p className="shop__balance">
           <CoinIcon size={18} /> {t('shop.balance', { count: user?.coins ?? 0 })}
-          {user?.vip && <span className="badge badge--vip">{t('account.renews', { date: formatDate(user.vip.renewsAt) })}</span>}
+          {user && user.bonusCoins > 0 && <span className="shop__bonus">{t('shop.bonusPart', { count: user.bonusCoins })}</span>}
         </p>
       </header>
-      {unavailable && <p className="notice" role="status">{t('shop.unavailable')}</p>}
+
+      {vip && <CurrentPlan vip={vip} planTitle={plans.data?.find((plan) => plan.id === vip.planId)?.title} />}
+
       {plans.isPending && <p className="list-footer__text">{t('list.loading')}</p>}
+      {plans.isError && (
+        <div className="list-state">
+          <p>{t('list.error')}</p>
+          <button type="button" className="button button--ghost" onClick={() => void plans.refetch()}>
+            {t('list.retry')}
+          </button>
+        </div>
+      )}
       {plans.data && plans.data.length === 0 && <p className="list-state">{t('shop.noPlans')}</p>}
 
       {vipPlans.length > 0 && (
-        <section aria-labelledby="vip-plans">
+        <section id="vip" aria-labelledby="vip-plans">
           <h2 id="vip-plans" className="section-title">
             <CrownIcon size={18} /> {t('shop.vip')}
           </h2>
+          <p className="shop__section-hint">{vip ? t('shop.alreadyVip') : t('unlock.subscribeHint')}</p>
           <ul className="plans">
             {vipPlans.map((plan) => (
-              <li key={plan.id} className="plan plan--vip">
+              <li key={plan.id} className={`plan plan--vip ${vip?.planId === plan.id ? 'plan--current' : ''}`}>
+                {vip?.planId === plan.id && <span className="plan__ribbon">{t('shop.currentPlan')}</span>}
                 <strong className="plan__title">{plan.title}</strong>
                 <span className="plan__price">{formatPrice(plan.price.amount, plan.price.currency)}</span>
-                {plan.periodDays && <span className="plan__note">{t('shop.every', { days: plan.periodDays })}</span>}
-                <button type="button" className="button button--vip button--block" disabled={order.isPending || unavailable} onClick={() => choose(plan)}>
+                {plan.periodDays ? <span className="plan__note">{t(...periodText(plan.periodDays))}</span> : null}
+                <button
+                  type="button"
+                  className="button button--vip button--block"
+                  aria-label={`${t('shop.subscribe')}: ${plan.title}`}
+                  disabled={Boolean(vip)}
+                  onClick={() => choose(plan)}
+                >
                   {t('shop.subscribe')}
                 </button>
-                {plan.periodDays && <p className="plan__terms">{t('shop.renewal', { days: plan.periodDays })}</p>}
+                {plan.periodDays ? <p className="plan__terms">{t('shop.renewal', { days: plan.periodDays })}</p> : null}
               </li>
             ))}
           </ul>
@@ -65,16 +92,20 @@ export function ShoppingPage() {
       )}
 
       {coinPlans.length > 0 && (
-        <section aria-labelledby="coin-plans">
+        <section id="coins" aria-labelledby="coin-plans">
           <h2 id="coin-plans" className="section-title">
             <CoinIcon size={18} /> {t('shop.coins')}
           </h2>
           <ul className="plans plans--coins">
             {coinPlans.map((plan) => (
-              <li key={plan.id} className="plan">
+              <li key={plan.id} className={`plan ${plan.firstPurchaseOnly ? 'plan--offer' : ''}`}>
+                {plan.firstPurchaseOnly && <span className="plan__ribbon">{t('shop.firstPurchase')}</span>}
                 <strong className="plan__coins">{t('shop.coinsAmount', { count: plan.coins ?? 0 })}</strong>
-                <span className="plan__title">{plan.title}</span>
-                <button type="button" className="button button--primary button--block" disabled={order.isPending || unavailable} onClick={() => choose(plan)}>
+                {plan.bonusCoins ? <span className="plan__bonus">{t('shop.bonus', { count: plan.bonusCoins })}</span> : null}
+                {/* A pack called by its number of coins says it once, above; an operator's own name shows. */}
+                {plan.title.replace(/\D/g, '') !== String(plan.coins) && <span className="plan__title">{plan.title}</span>}
+                {plan.firstPurchaseOnly && <span className="plan__note">{t('shop.firstPurchaseHint')}</span>}
+                <button type="button" className="button button--primary button--block" onClick={() => choose(plan)}>
                   {t('shop.buy')} · {formatPrice(plan.price.amount, plan.price.currency)}
                 </button>
               </li>

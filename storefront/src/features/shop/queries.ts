@@ -1,54 +1,91 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { paymentCalls, type CardDetails, type Payer } from '../../api/payment';
-import { PAGE_SIZE, pagedQuery } from '../../lib/paging';
-import { userKey } from '../account/queries';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { catalogQueries } from '../../api/catalogQueries';
+import { paymentCalls } from '../../api/payment';
+import { paymentQueries } from '../../api/paymentQueries';
+import type { Order, Subscription } from '../../api/types';
+import { userQueries } from '../../api/userQueries';
+import { PAGE_SIZE } from '../../lib/paging';
+
+/** How long /order/result waits for a payment to settle: a few looks, then it says the bank is still deciding. */
+export const ORDER_POLL = { intervalMs: 2_000, looks: 6 };
+
+export const shopQueries = {
+  plans: () => queryOptions({ queryKey: ['plans'], queryFn: paymentCalls.plans, staleTime: 5 * 60_000 }),
+  /** One order as the payments list shows it (newest first, so a fresh order is on the first page); null when absent. */
+  order: (orderId: string) =>
+    queryOptions({
+      queryKey: ['order', orderId],
+      queryFn: async (): Promise<Order | null> =>
+        (await paymentCalls.payments(1, PAGE_SIZE)).items.find((order) => order.id === orderId) ?? null,
+      staleTime: 0,
+    }),
+};
 
 export function usePlans() {
-  return useQuery({ queryKey: ['plans'], queryFn: paymentCalls.plans, staleTime: 5 * 60_000 });
+  return useQuery(shopQueries.plans());
 }
 
-export function usePayments() {
-  return useInfiniteQuery({
-    queryKey: ['payments'],
-    queryFn: ({ pageParam }) => paymentCalls.payments(pageParam, PAGE_SIZE),
-    ...pagedQuery,
+/** Which provider the card form tokenizes with, and how to reach it. */
+export function usePaymentConfig() {
+  return useQuery(paymentQueries.config());
+}
+
+/**
+ * The order of /order/result, looked at again while it is still `created` (or not listed yet), at most
+ * ORDER_POLL.looks times. `settling` is true while more looks are coming.
+ */
+export function useSettlingOrder(orderId: string | null) {
+  const queryClient = useQueryClient();
+  const options = shopQueries.order(orderId ?? '');
+  const looksAt = (state: { dataUpdateCount: number; errorUpdateCount: number } | undefined) =>
+    (state?.dataUpdateCount ?? 0) + (state?.errorUpdateCount ?? 0);
+  const query = useQuery({
+    ...options,
+    enabled: Boolean(orderId),
+    refetchInterval: (current) =>
+      isSettled(current.state.data) || looksAt(current.state) >= ORDER_POLL.looks ? false : ORDER_POLL.intervalMs,
   });
+  const settling = Boolean(orderId) && !isSettled(query.data) && looksAt(queryClient.getQueryState(options.queryKey)) < ORDER_POLL.looks;
+  return { ...query, settling };
 }
 
-export function useCreateOrder() {
-  return useMutation({ mutationFn: (planId: string) => paymentCalls.createOrder(planId) });
+const isSettled = (order: Order | null | undefined) => Boolean(order && order.status !== 'created');
+
+/**
+ * After money moved: the wallet and VIP in the header, the locks of every series, the plans (a
+ * first-purchase offer goes away once paid) and the order list all change.
+ */
+export function useRefreshAfterPayment() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: userQueries.current().queryKey });
+    void queryClient.invalidateQueries({ queryKey: catalogQueries.videos() });
+    void queryClient.invalidateQueries({ queryKey: shopQueries.plans().queryKey });
+    void queryClient.invalidateQueries({ queryKey: paymentQueries.payments().queryKey });
+  };
 }
 
-interface PayInput {
-  orderId: string;
-  card: CardDetails;
-  payer: Payer;
-  /** The same key for every retry of one order's payment, so a repeated submit charges once. */
-  idempotencyKey: string;
-}
-
-/** Tokenizes the card with the provider, then pays the order with the token only. */
-export function usePay() {
+/** Cancel (at period end) or resume the VIP subscription; the user's `vip` follows the answer at once. */
+function useSubscriptionChange(call: () => Promise<Subscription>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ orderId, card, payer, idempotencyKey }: PayInput) => {
-      const token = await paymentCalls.tokenizeCard(card);
-      return paymentCalls.pay(orderId, token.id, payer, idempotencyKey);
-    },
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: userKey });
-      void queryClient.invalidateQueries({ queryKey: ['payments'] });
+    mutationFn: call,
+    onSuccess: (subscription) => {
+      queryClient.setQueryData(userQueries.current().queryKey, (user) =>
+        user
+          ? { ...user, vip: { planId: subscription.planId, renewsAt: subscription.renewsAt, cancelAtPeriodEnd: subscription.cancelAtPeriodEnd } }
+          : user,
+      );
+      void queryClient.invalidateQueries({ queryKey: userQueries.current().queryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentQueries.payments().queryKey });
     },
   });
 }
 
 export function useCancelSubscription() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: paymentCalls.cancelSubscription,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: userKey });
-      void queryClient.invalidateQueries({ queryKey: ['payments'] });
-    },
-  });
+  return useSubscriptionChange(paymentCalls.cancelSubscription);
+}
+
+export function useResumeSubscription() {
+  return useSubscriptionChange(paymentCalls.resumeSubscription);
 }

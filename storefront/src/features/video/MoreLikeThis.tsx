@@ -1,7 +1,7 @@
+import { useHomepage } from '../../api/catalogQueries';
 import type { Video } from '../../api/types';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
-import { useHomepage } from '../home/queries';
 
 const COUNT = 6;
 

@@ -1,5 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ApiError, type LockedEpisode } from '../../api/client';
+import { useCurrentUser } from '../../api/userQueries';
+import { AutoUnlockSwitch } from '../../components/AutoUnlockSwitch';
 import { CoinIcon, CrownIcon, LockIcon } from '../../components/Icons';
 import { Sheet } from '../../components/Sheet';
 import { useT } from '../../i18n/I18nProvider';
@@ -12,15 +14,24 @@ interface UnlockSheetProps {
   onClose: () => void;
 }
 
-/** Unlock one episode with coins, or subscribe to unlock every episode. */
+/** The 402 data of POST /api/video/unlock: not enough coins, and what the wallet holds now. */
+interface Shortage {
+  priceCoins: number;
+  balance: number;
+}
+
+/** Unlock one episode with coins, buy coins, or subscribe to unlock every episode; and the auto-unlock switch. */
 export function UnlockSheet({ locked, episodeNumber, onClose }: UnlockSheetProps) {
   const t = useT();
+  const user = useCurrentUser().data;
   const unlock = useUnlockEpisode();
   const failure = unlock.error instanceof ApiError ? unlock.error : null;
-  const shortage = failure?.code === 402 ? (failure.data as { priceCoins: number; balance: number }) : null;
+  const shortage = failure?.code === 402 ? (failure.data as Shortage | null) : null;
+  const price = shortage?.priceCoins ?? locked.priceCoins;
+  // The locked answer's balance is the newest: it came with this very episode's refusal.
   const balance = shortage?.balance ?? locked.balance;
-  const enough = balance >= locked.priceCoins;
-  const unavailable = failure !== null && failure.code !== 402 && failure.code !== 500;
+  const bonus = Math.min(user?.bonusCoins ?? 0, balance);
+  const enough = !shortage && balance >= price;
 
   const unlockNow = () =>
     unlock.mutate(locked.episodeId, {
@@ -35,26 +46,34 @@ export function UnlockSheet({ locked, episodeNumber, onClose }: UnlockSheetProps
       <div className="unlock">
         <div className="unlock__price">
           <LockIcon size={28} />
-          <strong>{t('unlock.price', { count: locked.priceCoins })}</strong>
+          <strong>{t('unlock.price', { count: price })}</strong>
           <span>{t('unlock.balance', { count: balance })}</span>
+          {bonus > 0 && <span className="unlock__bonus">{t('shop.bonusPart', { count: bonus })}</span>}
         </div>
-        {unavailable && <p className="notice">{t('unlock.unavailable')}</p>}
-        {enough && !unavailable ? (
+        {failure && !shortage && (
+          <p className="notice notice--error" role="alert">
+            {failure.message || t('common.unknownError')}
+          </p>
+        )}
+        {enough ? (
           <button type="button" className="button button--primary button--block" onClick={unlockNow} disabled={unlock.isPending}>
-            <CoinIcon size={18} /> {t('unlock.unlock', { count: locked.priceCoins })}
+            <CoinIcon size={18} /> {t('unlock.unlock', { count: price })}
           </button>
         ) : (
           <>
-            {!unavailable && <p className="unlock__short">{t('unlock.notEnough')}</p>}
-            <Link to="/shopping" className="button button--primary button--block" onClick={onClose}>
+            <p className="unlock__short" role={shortage ? 'alert' : undefined}>
+              {t('unlock.notEnough')}
+            </p>
+            <Link to="/shopping#coins" className="button button--primary button--block" onClick={onClose}>
               <CoinIcon size={18} /> {t('unlock.topUp')}
             </Link>
           </>
         )}
-        <Link to="/shopping" className="button button--vip button--block" onClick={onClose}>
+        <Link to="/shopping#vip" className="button button--vip button--block" onClick={onClose}>
           <CrownIcon size={18} /> {t('unlock.subscribe')}
         </Link>
         <p className="unlock__hint">{t('unlock.subscribeHint')}</p>
+        <AutoUnlockSwitch />
       </div>
     </Sheet>
   );

@@ -13,6 +13,7 @@ import { MoreLikeThis } from './MoreLikeThis';
 import { Player } from './Player';
 import { useEpisode, useToggleFavorite, useVideo } from './queries';
 import { ShareButton } from './ShareButton';
+import { usePlayOn } from './usePlayOn';
 import { useWatchHistory } from './useWatchHistory';
 import './video.css';
 
@@ -50,6 +51,7 @@ export function VideoPage() {
   };
   const next = episodes[index + 1];
   const previous = index > 0 ? episodes[index - 1] : undefined;
+  const { playOn, unlocking } = usePlayOn(video.data, select);
 
   if (video.isError) {
     return (
@@ -97,12 +99,18 @@ export function VideoPage() {
           overlay={overlay}
           hasNext={Boolean(next)}
           hasPrevious={Boolean(previous)}
-          onNext={() => select(next)}
+          onNext={() => playOn(next)}
           onPrevious={() => select(previous)}
-          onEnded={() => select(next)}
+          onEnded={() => playOn(next)}
           onPosition={onPosition}
         />
-        {next && <p className="watch__hint">{t('player.swipeHint')}</p>}
+        {unlocking ? (
+          <p className="watch__hint" role="status">
+            {t('unlock.autoUnlocking', { n: unlocking.number })}
+          </p>
+        ) : (
+          next && <p className="watch__hint">{t('player.swipeHint')}</p>
+        )}
       </div>
       <div className="watch__info">
         <h1 className="watch__title">{data.title}</h1>

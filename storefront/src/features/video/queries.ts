@@ -1,27 +1,30 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { catalogCalls } from '../../api/catalog';
+import { catalogQueries } from '../../api/catalogQueries';
 import { paymentCalls } from '../../api/payment';
-import type { User, Video } from '../../api/types';
+import { paymentQueries } from '../../api/paymentQueries';
+import type { Video } from '../../api/types';
 import { userCalls } from '../../api/user';
-import { userKey } from '../account/queries';
+import { userQueries } from '../../api/userQueries';
 
-export const videoKey = (id: string) => ['video', id] as const;
+export const videoQueries = {
+  /** An episode with its playback grant; a locked one rejects with code 402 and the shell opens the unlock sheet. */
+  episode: (episodeId: string | undefined) =>
+    queryOptions({
+      queryKey: ['episode', episodeId],
+      queryFn: () => catalogCalls.episode(episodeId as string),
+      // A grant expires; fetch a fresh one whenever the episode is opened again.
+      staleTime: 0,
+      gcTime: 0,
+    }),
+};
 
 export function useVideo(id: string) {
-  // Always refreshed on open: it carries this viewer's locks and resume point, which change as they watch.
-  return useQuery({ queryKey: videoKey(id), queryFn: () => catalogCalls.video(id), staleTime: 0 });
+  return useQuery(catalogQueries.video(id));
 }
 
-/** An episode with its playback grant; a locked one rejects with code 402 and the shell opens the unlock sheet. */
 export function useEpisode(episodeId: string | undefined) {
-  return useQuery({
-    queryKey: ['episode', episodeId],
-    queryFn: () => catalogCalls.episode(episodeId as string),
-    enabled: Boolean(episodeId),
-    // A grant expires; fetch a fresh one whenever the episode is opened again.
-    staleTime: 0,
-    gcTime: 0,
-  });
+  return useQuery({ ...videoQueries.episode(episodeId), enabled: Boolean(episodeId) });
 }
 
 export function useToggleFavorite(video: Video | undefined) {
@@ -31,8 +34,10 @@ export function useToggleFavorite(video: Video | undefined) {
       favorite ? userCalls.addFavorite(video!.id) : userCalls.removeFavorite(video!.id),
     onSuccess: (_, favorite) => {
       if (!video) return;
-      queryClient.setQueryData<Video>(videoKey(video.id), (current) => (current ? { ...current, favorited: favorite } : current));
-      void queryClient.invalidateQueries({ queryKey: ['favorites'] });
+      queryClient.setQueryData(catalogQueries.video(video.id).queryKey, (current) =>
+        current ? { ...current, favorited: favorite } : current,
+      );
+      void queryClient.invalidateQueries({ queryKey: userQueries.favorites().queryKey });
     },
   });
 }
@@ -49,10 +54,14 @@ export function useUnlockEpisode() {
   return useMutation({
     mutationFn: (episodeId: string) => paymentCalls.unlockEpisode(episodeId),
     onSuccess: ({ balance }, episodeId) => {
-      queryClient.setQueryData<User>(userKey, (user) => (user ? { ...user, coins: balance } : user));
-      void queryClient.invalidateQueries({ queryKey: ['video'] });
-      void queryClient.invalidateQueries({ queryKey: ['episode', episodeId] });
-      void queryClient.invalidateQueries({ queryKey: ['unlocked'] });
+      // The new total at once; bonus coins are spent first, so the exact split comes with the refetch.
+      queryClient.setQueryData(userQueries.current().queryKey, (user) =>
+        user ? { ...user, coins: balance, bonusCoins: Math.min(user.bonusCoins, balance) } : user,
+      );
+      void queryClient.invalidateQueries({ queryKey: userQueries.current().queryKey });
+      void queryClient.invalidateQueries({ queryKey: catalogQueries.videos() });
+      void queryClient.invalidateQueries({ queryKey: videoQueries.episode(episodeId).queryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentQueries.unlocked().queryKey });
     },
   });
 }

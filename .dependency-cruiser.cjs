@@ -1,0 +1,71 @@
+// Import boundaries (docs/architecture.md "Directions of dependency"), checked by `npm run lint`.
+// platform ← services ← gateway; a service reaches another only through its package entry
+// (@cliffhanger/<name>: module, client, types); storefront features share only shared modules.
+module.exports = {
+  forbidden: [
+    {
+      name: 'platform-imports-no-service',
+      comment: 'The platform is the shared kit: it knows no service, no gateway and no storefront.',
+      severity: 'error',
+      from: { path: '^services/platform/' },
+      to: { path: '^(services/(?!platform/)[^/]+/|gateway/|storefront/)' },
+    },
+    {
+      name: 'service-through-public-entry',
+      comment: "A service imports another only through that package's entries (src/index.ts; the platform's testing export too), never its files.",
+      severity: 'error',
+      from: { path: '^services/([^/]+)/' },
+      to: { path: '^services/(?!$1/)[^/]+/', pathNot: ['^services/[^/]+/src/index\\.ts$', '^services/platform/src/testing/index\\.ts$'] },
+    },
+    {
+      name: 'service-tests-not-through-gateway',
+      comment: "A service's tests use the platform's testing export, never the gateway's code.",
+      severity: 'error',
+      from: { path: '^services/' },
+      to: { path: '^gateway/' },
+    },
+    {
+      name: 'server-imports-no-storefront',
+      severity: 'error',
+      from: { path: '^(services|gateway|scripts|bench)/' },
+      to: { path: '^storefront/' },
+    },
+    {
+      name: 'storefront-imports-no-server',
+      comment: 'The storefront talks to the gateway over HTTP only; the contract is docs/api.md.',
+      severity: 'error',
+      from: { path: '^storefront/' },
+      to: { path: '^(services|gateway|proto)/' },
+    },
+    {
+      name: 'features-do-not-import-each-other',
+      comment: 'A feature imports its own folder and the shared modules (api, components, lib, i18n, styles), not another feature.',
+      severity: 'error',
+      from: { path: '^storefront/src/features/([^/]+)/' },
+      to: { path: '^storefront/src/features/(?!$1/)[^/]+/' },
+    },
+    {
+      name: 'declared-dependencies',
+      comment: "Every package a workspace imports is in that workspace's package.json.",
+      severity: 'error',
+      from: { path: '^(services|gateway|storefront)/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // TypeScript's own parser, through the TypeScript 5 API: run by scripts/depcruise.mjs, which
+    // hands this tool the typescript-5 package (the project itself compiles with TypeScript 7).
+    parser: 'tsc',
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|gen)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    combinedDependencies: false,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+  },
+};

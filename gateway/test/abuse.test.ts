@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '@cliffhanger/platform';
+import { ADMIN_TOKEN, realRedisUrl, startSite, type Site } from '@cliffhanger/platform/testing';
+import { registry } from '../src/registry.ts';
+
+// Abuse from one address: password guessing behind forged X-Forwarded-For, guests by the thousand,
+// history and pixel floods. Every limit counts per client address; these sites set them low.
+const limits = { RATE_LIMIT_AUTH_PER_MINUTE: '3', RATE_LIMIT_GUEST_PER_MINUTE: '3', RATE_LIMIT_HISTORY_PER_MINUTE: '2', RATE_LIMIT_PIXEL_PER_MINUTE: '2' };
+const startLimited = (env: Record<string, string> = {}) => startSite({ modules: registry.modules, env: { DEMO: '0', ...limits, ...env } });
+
+const guessPassword = (site: Site, forwardedFor: string) =>
+  site.call('POST', '/api/user/login', { body: { email: 'victim@example.com', password: 'a guess' }, headers: { 'x-forwarded-for': forwardedFor } });
+
+const count = async (site: Site, query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(site.platform.database.db, query))[0]!.n;
+
+describe('a site reached directly (TRUST_PROXY unset)', () => {
+  let site: Site;
+  let viewer: string;
+  beforeAll(async () => {
+    site = await startLimited();
+    viewer = await site.guest(); // the first of the 3 guests this address may make this minute
+  });
+  afterAll(() => site?.close());
+
+  it('rotating X-Forwarded-For does not get past the login limit', async () => {
+    const codes = [];
+    for (let i = 1; i <= 5; i++) codes.push((await guessPassword(site, `203.0.113.${i}`)).code);
+    expect(codes).toEqual([500, 500, 500, 429, 429]);
+  });
+
+  it('counts only the calls that make a guest, and refuses the guest past the limit with no new account', async () => {
+    for (let i = 0; i < 5; i++) expect((await site.call('GET', '/api/user', { token: viewer })).code).toBe(200);
+    expect((await site.call('GET', '/api/user')).code).toBe(200);
+    expect((await site.call('GET', '/api/user')).code).toBe(200);
+    const accounts = await count(site, sql`select count(*)::int as n from users.users`);
+
+    const refused = await site.call('GET', '/api/user', { token: 'A'.repeat(43) });
+    expect(refused).toMatchObject({ status: 429, code: 429 });
+    expect(refused.headers.get('x-user-token')).toBeNull();
+    expect(await count(site, sql`select count(*)::int as n from users.users`)).toBe(accounts);
+    // A viewer with a session reads itself whatever the address made before.
+    expect((await site.call('GET', '/api/user', { token: viewer })).code).toBe(200);
+  });
+
+  it('answers history writes past the limit with 429', async () => {
+    const write = () => site.call('POST', '/api/user/history', { token: viewer, body: { episodeId: 'no-such-episode', positionSeconds: 1 } });
+    expect([(await write()).code, (await write()).code]).toEqual([404, 404]);
+    expect(await write()).toMatchObject({ status: 429, code: 429 });
+  });
+
+  it('still answers the pixel past its limit, and records nothing more', async () => {
+    const hits = () => count(site, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
+    const before = await hits();
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${site.url}/api/statics.png?event=landing&n=${i}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await response.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    }
+    expect((await hits()) - before).toBe(2);
+  });
+});
+
+describe('a site behind one proxy (TRUST_PROXY=1)', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startLimited({ TRUST_PROXY: '1' });
+  });
+  afterAll(() => site?.close());
+
+  // The test plays the proxy: it appends the address it saw to whatever the client sent. A client on
+  // a private network (10.20.30.40) was trusted as a proxy before, so its forged entries counted.
+  it('rotating X-Forwarded-For does not get past the login limit, and each real client counts alone', async () => {
+    const codes = [];
+    for (let i = 1; i <= 5; i++) codes.push((await guessPassword(site, `203.0.113.${i}, 10.20.30.40`)).code);
+    expect(codes).toEqual([500, 500, 500, 429, 429]);
+    expect((await guessPassword(site, '203.0.113.1, 10.20.30.41')).code).toBe(500);
+  });
+});
+
+describe.skipIf(!realRedisUrl)('limits across gateway replicas', () => {
+  it('counts guests made at every replica against one limit in Redis, and the pixel likewise', async () => {
+    const env = { REDIS_URL: realRedisUrl!, REDIS_PREFIX: `test-abuse-${Date.now()}` };
+    const [one, two] = await Promise.all([startLimited(env), startLimited(env)]);
+    try {
+      const codes = [];
+      for (const site of [one, two, one, two]) codes.push((await site.call('GET', '/api/user')).code);
+      expect(codes).toEqual([200, 200, 200, 429]);
+      const hits = async (site: Site) => (await fetch(`${site.url}/api/statics.png?event=landing`)).status;
+      expect([await hits(one), await hits(two), await hits(one)]).toEqual([200, 200, 200]);
+      expect(await count(one, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`)).toBe(1);
+      expect(await count(two, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`)).toBe(1);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
+
+describe('operations in production', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite({
+      modules: registry.modules,
+      env: { NODE_ENV: 'production', DEMO: '0', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_URL: 'https://cliffhanger.example', PAYMENT_PROVIDER: 'sandbox' },
+    });
+  });
+  afterAll(() => site?.close());
+
+  it('serves /metrics only with the admin token', async () => {
+    const anonymous = await fetch(`${site.url}/metrics`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).not.toContain('process_cpu_seconds_total');
+    expect((await fetch(`${site.url}/metrics`, { headers: { authorization: 'Bearer not-the-admin-token' } })).status).toBe(401);
+    const scraper = await fetch(`${site.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(scraper.status).toBe(200);
+    expect(await scraper.text()).toContain('process_cpu_seconds_total');
+  });
+});

@@ -1,0 +1,79 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseTarget, targetsOf } from '@cliffhanger/platform';
+import { eventually, freePort, tempDir } from '@cliffhanger/platform/testing';
+import { registry } from '../src/registry.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  await Promise.all(
+    children.map((child) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))))),
+  );
+});
+
+/** Starts `gateway/src/main.ts` with a TARGET on its own embedded database, and waits until it is ready. */
+async function start(target: string, env: Record<string, string> = {}, port?: number) {
+  port ??= await freePort();
+  const logs: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: tempDir('target-'), DEMO: '0', LOG_LEVEL: 'warn', INTERNAL_TOKEN: 'target-test-internal-token', TARGET: target, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  child.stdout!.on('data', (chunk) => logs.push(String(chunk)));
+  child.stderr!.on('data', (chunk) => logs.push(String(chunk)));
+  const url = `http://127.0.0.1:${port}`;
+  await eventually(() => fetch(`${url}/readyz`).then((r) => r.ok, () => false), 60_000, `TARGET=${target} to be ready:\n${logs.join('')}`);
+  return url;
+}
+
+describe('TARGET, from the module registry', () => {
+  it('accepts all, gateway and every module name, alone or several at once', () => {
+    expect(targetsOf(registry)).toEqual(['all', 'gateway', ...registry.modules.map((module) => module.name)]);
+    expect(parseTarget(registry, 'user,catalog').modules.map((module) => module.name)).toEqual(['user', 'catalog']);
+    expect(parseTarget(registry, 'all')).toMatchObject({ gateway: true, modules: registry.modules });
+    expect(parseTarget(registry, 'gateway,analytics')).toMatchObject({ gateway: true, modules: [{ name: 'analytics' }] });
+  });
+
+  it('stops the start with one line for an unknown module or a missing service URL', () => {
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: tempDir('target-'), DEMO: '0', LOG_LEVEL: 'silent', INTERNAL_TOKEN: 'target-test-internal-token', ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const unknown = run({ TARGET: 'user,billing' });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr.trim()).toMatch(/^config: TARGET: 'billing' is not one of all, gateway, user, catalog/);
+    const lonely = run({ TARGET: 'user' });
+    expect(lonely.status).toBe(1);
+    expect(lonely.stderr.trim()).toBe('config: CATALOG_SERVICE_URL: required when TARGET=user runs user, which needs catalog');
+  }, 120_000);
+
+  it('runs analytics alone: the pixel answers, and only internal calls are taken', async () => {
+    const url = await start('analytics');
+    const direct = await fetch(`${url}/api/statics.png?event=landing`).then((r) => r.json());
+    expect(direct).toMatchObject({ code: 403, message: 'Internal calls only' });
+    const pixel = await fetch(`${url}/api/statics.png?event=landing`, { headers: { 'x-internal-token': 'target-test-internal-token' } });
+    expect(pixel.headers.get('content-type')).toBe('image/png');
+  }, 90_000);
+
+  it('runs user and catalog in one process, asking each other in process and unlock apart', async () => {
+    const [here, unlock] = await Promise.all([freePort(), freePort()]);
+    const shared = { MEDIA_SECRET: 'target-test-media-secret-0123456789abcdef' };
+    const url = await start('user,catalog', { ...shared, UNLOCK_SERVICE_URL: `http://127.0.0.1:${unlock}` }, here);
+    await start('unlock', { ...shared, CATALOG_SERVICE_URL: url }, unlock);
+    const internal = { 'x-internal-token': 'target-test-internal-token' };
+    const user = await fetch(`${url}/api/user`, { headers: internal });
+    expect(await user.json()).toMatchObject({ code: 200, data: { kind: 'guest' } });
+    const homepage = await fetch(`${url}/api/homepage`, { headers: internal }).then((r) => r.json());
+    expect(homepage).toMatchObject({ code: 200, data: { carousel: { items: [] } } });
+  }, 90_000);
+});

@@ -1,0 +1,80 @@
+import type { Database } from '@cliffhanger/platform';
+import { quantileOf } from './aggregates.ts';
+import { analyticsRepository as repo, type FunnelCounts } from './repository.ts';
+import type { PlaybackDimension, SummaryDimension } from './schema.ts';
+
+/** Whole UTC days, both ends included, as `YYYY-MM-DD`. */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/** One row of GET /api/admin/analytics/summary (docs/api.md "Admin"). */
+export interface SummaryRow {
+  key: string;
+  landings: number;
+  videoViews: number;
+  plays: number;
+  unlocks: number;
+  orders: number;
+  revenue: { amount: number; currency: 'USD' };
+  vipStarts: number;
+  vipCancels: number;
+}
+
+/** One row of GET /api/admin/analytics/playback. */
+export interface PlaybackRow {
+  key: string;
+  plays: number;
+  startupMsP50: number | null;
+  startupMsP95: number | null;
+  /** Rebuffering time over watch plus rebuffering time, 0 to 1; null when no report carried its watch time. */
+  rebufferRatio: number | null;
+  errors: number;
+}
+
+export type { FunnelCounts };
+
+/** What an analyst reads: the aggregates the consumers keep, summed over a range of days. */
+export function createAnalyticsReports({ database }: { database: Pick<Database, 'db'> }) {
+  const { db } = database;
+  return {
+    async summary(by: SummaryDimension, range: DayRange): Promise<SummaryRow[]> {
+      const rows = await repo.summary(db, by, range.from, range.to);
+      return rows.map(({ revenueAmount, ...row }) => ({
+        key: row.key,
+        landings: row.landings,
+        videoViews: row.videoViews,
+        plays: row.plays,
+        unlocks: row.unlocks,
+        orders: row.orders,
+        revenue: { amount: revenueAmount, currency: 'USD' as const },
+        vipStarts: row.vipStarts,
+        vipCancels: row.vipCancels,
+      }));
+    },
+
+    /** Landing → video view → first unlock or paid order, of the users who first landed in the range. */
+    funnel: (range: DayRange): Promise<FunnelCounts> => repo.funnelCounts(db, range.from, range.to),
+
+    async playback(by: PlaybackDimension, range: DayRange): Promise<PlaybackRow[]> {
+      const [totals, buckets] = await Promise.all([repo.playbackTotals(db, by, range.from, range.to), repo.startupBuckets(db, by, range.from, range.to)]);
+      const histograms = new Map<string, typeof buckets>();
+      for (const bucket of buckets) histograms.set(bucket.key, [...(histograms.get(bucket.key) ?? []), bucket]);
+      return totals.map((row) => {
+        const histogram = histograms.get(row.key) ?? [];
+        const timed = row.watchMs + row.rebufferMs;
+        return {
+          key: row.key,
+          plays: row.plays,
+          startupMsP50: quantileOf(histogram, 0.5),
+          startupMsP95: quantileOf(histogram, 0.95),
+          rebufferRatio: timed > 0 ? Math.round((row.rebufferMs / timed) * 10_000) / 10_000 : null,
+          errors: row.errors,
+        };
+      });
+    },
+  };
+}
+
+export type AnalyticsReports = ReturnType<typeof createAnalyticsReports>;

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDiskStorage, createPostgresBus, createDatabaseQueue, migrate, platformMigrations, systemContext, type Database } from '@cliffhanger/platform';
+import { openTestDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
+import { transcodeRequests } from '@cliffhanger/transcoder';
+import { createCatalogAdmin } from '../src/admin.ts';
+import { catalogMigrations } from '../src/index.ts';
+import { createCatalogService, type CatalogService } from '../src/service.ts';
+import type { EntitlementPolicy } from '../src/ports.ts';
+
+// The catalog's rules on a real database (PGlite, or PostgreSQL in npm test's second pass), without
+// HTTP. Who may watch what is the entitlement port's answer: here, a viewer who unlocked episode 3.
+const mayWatch = (userId: string | null, number: number, freeEpisodes: number) => number <= freeEpisodes || (userId === 'unlocker' && number === 3);
+const unlockedThird: EntitlementPolicy = {
+  mayWatch: async (userId, episode) => mayWatch(userId, episode.number, episode.freeEpisodes),
+  watchableNumbers: async (userId, series) => series.numbers.filter((number) => mayWatch(userId, number, series.freeEpisodes)),
+  standingOf: async () => ({ coins: 15 }),
+};
+
+let database: Database;
+let catalog: CatalogService;
+let admin: ReturnType<typeof createCatalogAdmin>;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  await migrate(database, 'platform', platformMigrations);
+  await migrate(database, 'catalog', catalogMigrations);
+  catalog = createCatalogService({
+    database,
+    entitlement: unlockedThird,
+    viewers: { viewerOf: async () => ({ favorited: false, resume: null }) },
+    mediaSecret: 'catalog-service-test-secret-0123456789',
+  });
+  admin = createCatalogAdmin({
+    database,
+    bus: createPostgresBus(database, silentLogger),
+    storage: createDiskStorage(tempDir('catalog-media-')),
+    transcoder: transcodeRequests(createDatabaseQueue(database, silentLogger)),
+    onChange: catalog.forgetCachedPages,
+  });
+  await admin.createSeries({ id: 'locks', title: 'Locks and Keys', tags: ['Thriller'], freeEpisodes: 2, priceCoins: 30 });
+  await admin.planEpisodes('locks', 4);
+});
+afterAll(() => database?.close());
+
+const viewer = (userId: string | null) => ({ ...systemContext('test'), userId });
+
+describe('the catalog service on a real database', () => {
+  it("marks an episode locked exactly when the entitlement port says this viewer may not watch it", async () => {
+    const anonymous = await catalog.video(viewer(null), 'locks');
+    expect(anonymous.episodes.map((episode) => episode.locked)).toEqual([false, false, true, true]);
+    const unlocker = await catalog.video(viewer('unlocker'), 'locks');
+    expect(unlocker.episodes.map((episode) => episode.locked)).toEqual([false, false, false, true]);
+    expect(unlocker).toMatchObject({ freeEpisodes: 2, priceCoins: 30, episodeCount: 4 });
+  });
+
+  it('answers a locked episode with 402, its price and the balance', async () => {
+    await expect(catalog.episode(viewer('someone'), 'locks-ep4')).rejects.toMatchObject({
+      code: 402,
+      data: { episodeId: 'locks-ep4', videoId: 'locks', priceCoins: 30, balance: 15 },
+    });
+  });
+
+  it('finds a series by a word of its title and by its tag', async () => {
+    expect((await catalog.query({ keyword: 'keys' }, 1, 20)).items.map((card) => card.id)).toEqual(['locks']);
+    expect((await catalog.query({ tagId: 'thriller' }, 1, 20)).items.map((card) => card.id)).toEqual(['locks']);
+    expect((await catalog.query({ keyword: 'nothing like it' }, 1, 20)).items).toEqual([]);
+  });
+
+  it('shares cards and episode references with other services through its directory', async () => {
+    expect([...(await catalog.directory.cardsOf(['locks', 'missing'])).keys()]).toEqual(['locks']);
+    expect(await catalog.directory.episodeRef('locks-ep3')).toEqual({ videoId: 'locks', number: 3 });
+    expect(await catalog.directory.episodeRef('locks-ep9')).toBeNull();
+  });
+});

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import {
+  appendEvent,
+  type Database,
+  type EventBus,
+  type EventType,
+  type Executor,
+  type Logger,
+  type Mailer,
+  type PaymentProvider,
+  type SavedMethod,
+} from '@cliffhanger/platform';
+import type { UnlockLedger } from './ports.ts';
+import { paymentRepository as repo, type OrderRow, type SubscriptionRow } from './repository.ts';
+import type { OrderStatus } from './schema.ts';
+import { contextOf, formatMoney } from './views.ts';
+
+export const DAY_MS = 86_400_000;
+export const addDays = (date: Date, days: number) => new Date(date.getTime() + days * DAY_MS);
+
+export interface PaymentServiceDeps {
+  database: Database;
+  bus: EventBus;
+  logger: Logger;
+  mailer: Mailer;
+  provider: PaymentProvider;
+  unlock: UnlockLedger;
+  /** The clock: tests move it through a year of renewals. */
+  now?: () => Date;
+}
+
+/** The deps with the clock settled: what every part of the service shares. */
+export type Core = Omit<PaymentServiceDeps, 'now'> & { now: () => Date };
+
+/** What a settlement changed, for the work after its commit. */
+export interface Settled {
+  order: OrderRow;
+  subscription: SubscriptionRow | null;
+}
+
+export type SubscriptionEvent = Extract<EventType, `subscription.${string}`>;
+
+/** Orders a payment may still settle: money taken for a failed or canceled order still buys it. */
+const SETTLEABLE: OrderStatus[] = ['created', 'failed', 'canceled'];
+
+/**
+ * Settling a paid order exactly once, and telling the unlock service. The order's flip to
+ * `succeeded` is a conditional update, so of a pay call, a webhook and a sweep settling the same
+ * order at once only the first changes anything; its events commit with it (the outbox). The unlock
+ * service hears after the commit, by calls that are idempotent by order id, and `unlock_synced_at`
+ * stays null until it did: a crash in between is caught up by `syncPendingOrders`.
+ */
+export function createSettlement(core: Core) {
+  const { database, bus, logger, mailer, unlock, now } = core;
+
+  async function subscriptionEvent(tx: Executor, type: SubscriptionEvent, sub: SubscriptionRow): Promise<void> {
+    const data = { subscriptionId: sub.id, planId: sub.planId, renewsAt: sub.renewsAt.toISOString(), cancelAtPeriodEnd: sub.cancelAtPeriodEnd };
+    await appendEvent(tx, contextOf(sub, `subscription:${sub.id}`), type, data, sub.userId);
+  }
+
+  async function paymentFailedEvent(tx: Executor, order: OrderRow, reason: string): Promise<void> {
+    await appendEvent(tx, contextOf(order, `order:${order.id}`), 'payment.failed', { orderId: order.id, reason }, order.userId);
+  }
+
+  /** Starts, extends or renews the subscription a paid VIP order pays for. */
+  async function applyVipOrder(tx: Executor, order: OrderRow, savedMethod: SavedMethod | null, at: Date): Promise<SubscriptionRow> {
+    await repo.lockSubscriptionsOf(tx, order.userId);
+    const periodDays = order.periodDays!;
+    if (order.subscriptionId && order.periodStart) {
+      const renewed = await repo.changeLiveSubscription(tx, order.subscriptionId, { renewsAt: order.periodStart }, {
+        status: 'active',
+        renewsAt: addDays(order.periodStart, periodDays),
+        retryCount: 0,
+        firstFailedAt: null,
+        nextRetryAt: null,
+        renewalLeaseUntil: null,
+        updatedAt: at,
+      });
+      if (renewed) {
+        await subscriptionEvent(tx, 'subscription.renewed', renewed);
+        return renewed;
+      }
+      // The renewal settled after its subscription moved on (ended, or bought again): the money is
+      // taken, so it buys a period as a purchase does.
+    }
+    const method = savedMethod ? { customerId: savedMethod.customerId, paymentMethodId: savedMethod.paymentMethodId } : {};
+    const terms = { planId: order.planId, priceAmount: order.priceAmount, currency: order.currency, periodDays };
+    const current = await repo.liveSubscriptionOf(tx, order.userId);
+    let sub: SubscriptionRow;
+    if (current) {
+      // Bought while subscribed: the new period follows what is left of the current one.
+      const from = current.renewsAt > at ? current.renewsAt : at;
+      sub = (await repo.changeLiveSubscription(tx, current.id, {}, {
+        ...terms,
+        ...method,
+        status: 'active',
+        renewsAt: addDays(from, periodDays),
+        cancelAtPeriodEnd: false,
+        email: order.email ?? current.email,
+        retryCount: 0,
+        firstFailedAt: null,
+        nextRetryAt: null,
+        updatedAt: at,
+      }))!;
+      await subscriptionEvent(tx, 'subscription.renewed', sub);
+    } else {
+      sub = await repo.insertSubscription(tx, {
+        id: randomUUID(),
+        userId: order.userId,
+        ...terms,
+        status: 'active',
+        renewsAt: addDays(at, periodDays),
+        cancelAtPeriodEnd: false,
+        customerId: savedMethod?.customerId ?? null,
+        paymentMethodId: savedMethod?.paymentMethodId ?? null,
+        email: order.email,
+        retryCount: 0,
+        referrerToken: order.referrerToken,
+        fbclid: order.fbclid,
+        ttclid: order.ttclid,
+        startedAt: at,
+        updatedAt: at,
+      });
+      await subscriptionEvent(tx, 'subscription.started', sub);
+    }
+    if (order.subscriptionId !== sub.id) await repo.setOrderFields(tx, order.id, { subscriptionId: sub.id });
+    return sub;
+  }
+
+  /** Inside the caller's transaction: flips the order to succeeded, once. Null when it was settled (or refunded) before. */
+  async function settleInTx(tx: Executor, orderId: string, paymentId: string, savedMethod: SavedMethod | null, at: Date): Promise<Settled | null> {
+    const order = await repo.moveOrder(tx, orderId, SETTLEABLE, {
+      status: 'succeeded',
+      paymentId,
+      failureReason: null,
+      succeededAt: at,
+      updatedAt: at,
+      unlockSyncedAt: null,
+    });
+    if (!order) return null;
+    const amount = { amount: order.priceAmount, currency: order.currency };
+    await appendEvent(tx, contextOf(order, `order:${order.id}`), 'payment.succeeded', { orderId: order.id, paymentId, amount }, order.userId);
+    const subscription = order.kind === 'vip' ? await applyVipOrder(tx, order, savedMethod, at) : null;
+    return { order, subscription };
+  }
+
+  /** VIP in the unlock service as the user's live subscription has it now; none ends it. */
+  async function syncVip(userId: string): Promise<void> {
+    const live = await repo.liveSubscriptionOf(database.db, userId);
+    await unlock.applyVip(userId, live ? { planId: live.planId, activeUntil: live.renewsAt, cancelAtPeriodEnd: live.cancelAtPeriodEnd } : null);
+  }
+
+  /**
+   * Tells the unlock service what a paid or refunded order means: coins credited or clawed back,
+   * VIP applied or ended. Idempotent; marked done only if the order did not change meanwhile (a
+   * refund landing during a credit is then applied too).
+   */
+  async function syncOrder(orderId: string): Promise<void> {
+    for (let round = 0; round < 3; round++) {
+      const order = await repo.orderById(database.db, orderId);
+      if (!order || order.unlockSyncedAt || (order.status !== 'succeeded' && order.status !== 'refunded')) return;
+      const context = contextOf(order, `order:${order.id}`);
+      if (order.kind === 'vip') await syncVip(order.userId);
+      else if (order.status === 'succeeded')
+        await unlock.creditOrder(context, { orderId: order.id, userId: order.userId, coins: order.coins ?? 0, bonusCoins: order.bonusCoins ?? 0 });
+      else await unlock.refundOrder(context, order.id);
+      if (await repo.markSynced(database.db, order.id, order.status, now())) return;
+    }
+  }
+
+  async function sendReceipt({ order, subscription }: Settled): Promise<void> {
+    if (!order.email) return;
+    const bought =
+      order.kind === 'coins'
+        ? `Coins: ${order.coins}${order.bonusCoins ? ` + ${order.bonusCoins} bonus coins` : ''}`
+        : `VIP until: ${(subscription?.renewsAt ?? order.succeededAt!).toUTCString()}${subscription && !subscription.cancelAtPeriodEnd ? ', then renewing automatically' : ''}`;
+    const text = [
+      'Thank you for your purchase at Cliffhanger.',
+      '',
+      `${order.title}: ${formatMoney({ amount: order.priceAmount, currency: order.currency })}`,
+      bought,
+      `Order: ${order.id}`,
+      `Paid: ${order.succeededAt!.toUTCString()}`,
+    ].join('\n');
+    await mailer.send({ to: order.email, subject: `Your Cliffhanger receipt: ${order.title}`, text });
+  }
+
+  /** After a settlement's commit: the unlock service, then the receipt. Neither undoes the payment when it fails. */
+  async function afterSettled(settled: Settled): Promise<void> {
+    bus.nudge();
+    const orderId = settled.order.id;
+    await syncOrder(orderId).catch((error: unknown) => logger.error({ err: error, orderId }, 'unlock service not told of a paid order; the sweep retries'));
+    await sendReceipt(settled).catch((error: unknown) => logger.error({ err: error, orderId }, 'receipt not sent'));
+  }
+
+  return {
+    subscriptionEvent,
+    paymentFailedEvent,
+    settleInTx,
+    afterSettled,
+    syncOrder,
+    async syncVipQuietly(userId: string): Promise<void> {
+      await syncVip(userId).catch((error: unknown) => logger.error({ err: error, userId }, 'unlock service not told of a VIP change'));
+    },
+
+    /** One function for every way success arrives: settles in its own transaction, then tells the unlock service. */
+    async settleOrder(orderId: string, paymentId: string, savedMethod: SavedMethod | null): Promise<boolean> {
+      const settled = await database.transaction((tx) => settleInTx(tx, orderId, paymentId, savedMethod, now()));
+      if (settled) await afterSettled(settled);
+      return Boolean(settled);
+    },
+
+    /** Orders whose unlock side is owed (a crash after commit, the unlock service down), a minute on. */
+    async syncPendingOrders(at: Date): Promise<number> {
+      const ids = await repo.unsyncedOrderIds(database.db, new Date(at.getTime() - 60_000), 100);
+      let synced = 0;
+      for (const orderId of ids) {
+        try {
+          await syncOrder(orderId);
+          synced += 1;
+        } catch (error) {
+          logger.warn({ err: error, orderId }, 'unlock sync failed; retrying on the next sweep');
+        }
+      }
+      return synced;
+    },
+  };
+}
+
+export type Settlement = ReturnType<typeof createSettlement>;

@@ -1,0 +1,187 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Conflict, NotFound } from '@cliffhanger/platform';
+import { cards, DAY_MS, openPayments, type PaymentsSite } from './fixture.ts';
+
+let site: PaymentsSite;
+beforeAll(async () => {
+  site = await openPayments();
+});
+afterAll(() => site.close());
+// Each test's subscriptions end with it, so the renewals of one never show in another's counts.
+afterEach(async () => {
+  await site.database.db.execute(sql`update payment.subscriptions set status = 'expired' where status in ('active', 'past_due')`);
+});
+
+const failureOf = (call: Promise<unknown>) => call.then(() => null, (error: unknown) => error);
+const days = (n: number) => n * DAY_MS;
+
+/** A new subscriber to `planId`, paid with `card` (authenticated when it asks), at the site's clock. */
+async function subscribe(planId: string, card = cards.visa) {
+  const { userId, context } = site.buyer();
+  const order = await site.payments.createOrder(context, userId, planId);
+  const answer = await site.pay(userId, order.id, card);
+  if (answer.status === 'requires_action') {
+    const paymentId = answer.actionUrl!.split('/').at(-1)!;
+    await site.sandbox.finishChallenge(paymentId, true);
+    const payment = await site.sandbox.retrieve(paymentId);
+    if (payment.status !== 'succeeded') throw new Error(`authentication did not pass: ${payment.status}`);
+    await site.payments.settleOrder(order.id, paymentId, payment.savedMethod);
+  }
+  return { userId, context, order, startedAt: site.clock.time };
+}
+
+/** The bank's view of a saved card changes (funds run out, come back): the sandbox's record of it. */
+async function cardOf(userId: string, outcome: 'insufficient_funds' | 'succeeds') {
+  await site.database.db.execute(sql`
+    update sandbox_payments.payment_methods set outcome = ${outcome}
+     where customer_id = (select id from sandbox_payments.customers where user_id = ${userId})`);
+}
+
+/** Runs the minute's work at `at`. */
+async function runAt(at: Date) {
+  site.clock.time = at;
+  return site.payments.renewDueSubscriptions(at);
+}
+
+const subscriptionEvents = async (userId: string) => {
+  const types = ['subscription.started', 'subscription.renewed', 'subscription.past_due', 'subscription.canceled', 'subscription.expired'];
+  const rows = await site.rows<{ type: string }>(sql`select type from platform.outbox where user_id = ${userId} and type like 'subscription.%' order by id`);
+  return rows.map((row) => row.type).filter((type) => types.includes(type));
+};
+
+describe('renewals', () => {
+  it('a year of monthly renewals charges the saved card twelve times, each its own order', async () => {
+    const { userId, startedAt } = await subscribe('vip-monthly');
+    expect(await site.payments.subscriptionOf(userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: new Date(startedAt.getTime() + days(30)).toISOString(), cancelAtPeriodEnd: false });
+
+    for (let month = 1; month <= 12; month++) {
+      const due = new Date(startedAt.getTime() + days(30 * month));
+      expect(await runAt(new Date(due.getTime() - 60_000))).toMatchObject({ renewed: 0 });
+      expect(await runAt(new Date(due.getTime() + 60_000))).toMatchObject({ renewed: 1 });
+      // Running again in the same minute (another replica, the next tick) charges nothing more.
+      expect(await runAt(new Date(due.getTime() + 120_000))).toMatchObject({ renewed: 0 });
+    }
+
+    const renewsAt = new Date(startedAt.getTime() + days(30 * 13));
+    expect(await site.payments.subscriptionOf(userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: renewsAt.toISOString(), cancelAtPeriodEnd: false });
+    expect(site.unlock.vip.get(userId)).toEqual({ planId: 'vip-monthly', activeUntil: renewsAt, cancelAtPeriodEnd: false });
+    const orders = await site.rows<{ id: string; status: string; price_amount: number }>(
+      sql`select id, status, price_amount from payment.orders where user_id = ${userId} order by created_at`,
+    );
+    expect(orders).toHaveLength(13);
+    expect(orders.every((order) => order.status === 'succeeded' && order.price_amount === 1499)).toBe(true);
+    for (const order of orders) expect(await site.chargesOf(order.id)).toBe(1);
+    expect(await subscriptionEvents(userId)).toEqual(['subscription.started', ...Array.from({ length: 12 }, () => 'subscription.renewed')]);
+  });
+
+  it('a declining saved card goes past due, is retried on days 1, 3, 5 and 7, then expires', async () => {
+    const { userId, startedAt } = await subscribe('vip-weekly');
+    const due = new Date(startedAt.getTime() + days(7));
+    await cardOf(userId, 'insufficient_funds');
+
+    expect(await runAt(due)).toMatchObject({ past_due: 1 });
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'past_due', renewsAt: due.toISOString() });
+    const retries: Date[] = [];
+    for (const day of [1, 3, 5, 7]) {
+      const retry = new Date(due.getTime() + days(day));
+      expect(await runAt(new Date(retry.getTime() - 60_000))).toMatchObject({ past_due: 0, expired: 0 });
+      const outcome = await runAt(retry);
+      expect(outcome.past_due + outcome.expired).toBe(1);
+      retries.push(retry);
+    }
+
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'expired' });
+    expect(site.unlock.vip.has(userId)).toBe(false);
+    expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.past_due', 'subscription.expired']);
+    const failures = await site.eventsOf('payment.failed', userId);
+    expect(failures.map((event) => event.data.reason)).toEqual(Array.from({ length: 5 }, () => 'insufficient_funds'));
+    // One order for the period, charged five times under five keys.
+    const renewal = await site.rows<{ id: string; status: string }>(sql`select id, status from payment.orders where user_id = ${userId} and period_start is not null`);
+    expect(renewal).toEqual([{ id: expect.any(String), status: 'failed' }]);
+    expect(await site.chargesOf(renewal[0]!.id)).toBe(5);
+    expect(await runAt(new Date(due.getTime() + days(30)))).toMatchObject({ renewed: 0, past_due: 0, expired: 0 });
+  });
+
+  it('a retry that passes renews from the period it pays for, and the subscription is active again', async () => {
+    const { userId, startedAt } = await subscribe('vip-weekly');
+    const due = new Date(startedAt.getTime() + days(7));
+    await cardOf(userId, 'insufficient_funds');
+    await runAt(due);
+    await cardOf(userId, 'succeeds');
+    expect(await runAt(new Date(due.getTime() + days(1)))).toMatchObject({ renewed: 1 });
+
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'active', renewsAt: new Date(due.getTime() + days(7)).toISOString() });
+    expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.past_due', 'subscription.renewed']);
+    expect(site.unlock.vip.get(userId)?.activeUntil).toEqual(new Date(due.getTime() + days(7)));
+  });
+
+  it('a hard decline (a card that always needs authentication, off session) expires at once', async () => {
+    const { userId, startedAt } = await subscribe('vip-weekly', cards.authenticateAlways);
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'active' });
+
+    expect(await runAt(new Date(startedAt.getTime() + days(7)))).toMatchObject({ expired: 1 });
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'expired' });
+    expect((await site.eventsOf('payment.failed', userId)).map((event) => event.data.reason)).toEqual(['authentication_required']);
+    expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.expired']);
+    expect(site.unlock.vip.has(userId)).toBe(false);
+  });
+
+  it('two runs at once renew a subscription once', async () => {
+    const { userId, startedAt } = await subscribe('vip-weekly');
+    const at = new Date(startedAt.getTime() + days(7));
+    site.clock.time = at;
+    const outcomes = await Promise.all([site.payments.renewDueSubscriptions(at), site.payments.renewDueSubscriptions(at)]);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.renewed, 0)).toBe(1);
+    const renewals = await site.rows<{ id: string }>(sql`select id from payment.orders where user_id = ${userId} and period_start is not null`);
+    expect(renewals).toHaveLength(1);
+    expect(await site.chargesOf(renewals[0]!.id)).toBe(1);
+  });
+});
+
+describe('cancel and resume', () => {
+  it('cancel keeps access until renewsAt, charges nothing more, then expires', async () => {
+    const { userId, startedAt } = await subscribe('vip-monthly');
+    const renewsAt = new Date(startedAt.getTime() + days(30));
+    site.clock.advance(days(3));
+
+    const canceled = await site.payments.cancelSubscription(userId);
+    expect(canceled).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: renewsAt.toISOString(), cancelAtPeriodEnd: true });
+    expect(await site.payments.cancelSubscription(userId)).toEqual(canceled);
+    expect(site.unlock.vip.get(userId)).toEqual({ planId: 'vip-monthly', activeUntil: renewsAt, cancelAtPeriodEnd: true });
+
+    expect(await runAt(new Date(renewsAt.getTime() - 60_000))).toMatchObject({ expired: 0 });
+    expect(site.unlock.vip.has(userId)).toBe(true);
+    expect(await runAt(renewsAt)).toMatchObject({ expired: 1, renewed: 0 });
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'expired' });
+    expect(site.unlock.vip.has(userId)).toBe(false);
+    expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.canceled', 'subscription.expired']);
+    expect(await site.rows(sql`select id from payment.orders where user_id = ${userId} and period_start is not null`)).toEqual([]);
+    expect(await failureOf(site.payments.cancelSubscription(userId))).toBeInstanceOf(NotFound);
+  });
+
+  it('resume before renewsAt renews as before; after it, or with nothing canceled, answers 409', async () => {
+    const { userId, startedAt } = await subscribe('vip-weekly');
+    const renewsAt = new Date(startedAt.getTime() + days(7));
+    expect(await failureOf(site.payments.resumeSubscription(userId))).toBeInstanceOf(Conflict);
+    await site.payments.cancelSubscription(userId);
+
+    site.clock.time = new Date(renewsAt.getTime() - 60_000);
+    expect(await site.payments.resumeSubscription(userId)).toEqual({ planId: 'vip-weekly', status: 'active', renewsAt: renewsAt.toISOString(), cancelAtPeriodEnd: false });
+    expect(site.unlock.vip.get(userId)).toMatchObject({ cancelAtPeriodEnd: false });
+    expect(await runAt(renewsAt)).toMatchObject({ renewed: 1 });
+
+    await site.payments.cancelSubscription(userId);
+    site.clock.time = new Date(renewsAt.getTime() + days(7));
+    expect(await failureOf(site.payments.resumeSubscription(userId))).toBeInstanceOf(Conflict);
+    expect(await failureOf(site.payments.resumeSubscription(site.buyer().userId))).toBeInstanceOf(NotFound);
+  });
+
+  it('buying VIP again while subscribed adds a period after the current one', async () => {
+    const { userId, context, startedAt } = await subscribe('vip-weekly');
+    const more = await site.payments.createOrder(context, userId, 'vip-monthly');
+    await site.pay(userId, more.id, cards.visa);
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ planId: 'vip-monthly', status: 'active', renewsAt: new Date(startedAt.getTime() + days(37)).toISOString() });
+    expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.renewed']);
+  });
+});

@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response } from 'express';
+import { failure } from '../envelope.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+
+/** Unknown /api paths: an HTTP 404 in the envelope, never the storefront's HTML. */
+export function apiNotFound(req: Request, res: Response) {
+  res.status(404).json(failure(404, `No such call: ${req.method} ${req.originalUrl.split("?")[0]}`));
+}
+
+// body-parser's errors carry the HTTP status the client earned.
+const httpErrors: Record<string, { status: number; message: string }> = {
+  'entity.parse.failed': { status: 400, message: 'The request body is not valid JSON' },
+  'entity.too.large': { status: 413, message: 'The request body is too large' },
+  'encoding.unsupported': { status: 415, message: 'Unsupported content encoding' },
+  'charset.unsupported': { status: 415, message: 'Unsupported charset' },
+};
+
+/**
+ * The one place errors become envelopes. Domain errors are handled outcomes (HTTP 200 with their
+ * code); anything else is a crash: logged with the request id, answered without internals.
+ */
+export function errorEnvelope(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof AppError) {
+      res.status(200).json(failure(error.code, error.message, error.data));
+      return;
+    }
+    const known = httpErrors[(error as { type?: string })?.type ?? ''];
+    if (known) {
+      // A body too large is not read to its end: the connection closes instead.
+      if (known.status === 413) res.setHeader('connection', 'close');
+      res.status(known.status).json(failure(known.status, known.message));
+      return;
+    }
+    // Errors the HTTP layer marks as the client's (a corrupt compressed body, a malformed address).
+    const { status, expose } = (error ?? {}) as { status?: number; expose?: boolean };
+    if (expose && typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json(failure(status, status === 400 ? 'The request could not be read' : 'The request was refused'));
+      return;
+    }
+    const requestId = req.context?.requestId ?? res.getHeader('x-request-id');
+    logger.error({ err: error, requestId, method: req.method, path: req.path }, 'request crashed');
+    res.status(500).json(failure(500, `Something went wrong on our side (request ${requestId})`));
+  };
+}

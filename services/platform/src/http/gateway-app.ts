@@ -1,0 +1,93 @@
+import compression from 'compression';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import helmet from 'helmet';
+import type { RateLimitedCall, Readiness } from '../modules/module.ts';
+import type { Platform } from '../platform.ts';
+import { apiNotFound, errorEnvelope } from './error-envelope.ts';
+import { jsonBody } from './express-request.ts';
+import { apiMethodGuard, inputGuard } from './input-guard.ts';
+import { closeWhenStopping, operationsRoutes } from './operations.ts';
+import { mountRateLimits } from './rate-limits.ts';
+import { requestContext, type Authenticate } from './request-context.ts';
+
+export interface GatewayOptions {
+  platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger' | 'config' | 'redis' | 'lifecycle'>;
+  authenticate: Authenticate;
+  /** The services' public routers (in this process) and forwarders (to services running apart). */
+  routes: Router[];
+  /** Calls answered whatever their input (the pixel): the edge's input rule lets them through. */
+  anyInput?: string[];
+  /** Calls limited per client address: logins and password mails, guest creation, history writes, the pixel. */
+  rateLimited: RateLimitedCall[];
+  /** The storefront's pages, after the API; none serves only the API. */
+  pages?: express.RequestHandler[];
+  readiness?: Readiness;
+  /** /media: mounted ahead of the page middleware (security headers, compression) it has no use for. */
+  media?: express.RequestHandler[];
+}
+
+/** The only thing the browser talks to: /api/*, /media/*, operations and the storefront. */
+export function createGatewayApp(options: GatewayOptions): express.Express {
+  const { platform } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  // The client's address (rate limits) is the connection's own unless TRUST_PROXY names the proxies in
+  // front: trusting any private address let a client rotate X-Forwarded-For past every limit.
+  app.set('trust proxy', platform.config.TRUST_PROXY);
+  app.set('etag', false);
+
+  app.use(closeWhenStopping(platform));
+  app.use(measure(platform.metrics));
+  for (const handler of options.media ?? []) app.use(handler);
+  app.use(helmet({ contentSecurityPolicy: { directives: securityPolicy(platform.config) }, crossOriginEmbedderPolicy: false }));
+  app.use(compression());
+  app.use(operationsRoutes(platform, options.readiness));
+
+  app.use('/api', apiMethodGuard);
+  app.use('/api', jsonBody());
+  app.use('/api', inputGuard(options.anyInput));
+  app.use('/api', requestContext(options.authenticate));
+  mountRateLimits(app, platform, options.rateLimited);
+  for (const router of options.routes) app.use(router);
+  app.use('/api', apiNotFound);
+  for (const handler of options.pages ?? []) app.use(handler);
+  app.use(errorEnvelope(platform.logger));
+  return app;
+}
+
+// What Stripe.js needs (docs.stripe.com/security/guide, "Content Security Policy"): its script, the
+// iframes of Elements and 3-D Secure, and its API. Allowed only where Stripe is configured.
+const stripeSources = {
+  scriptSrc: ['https://js.stripe.com'],
+  frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+  connectSrc: ['https://api.stripe.com'],
+};
+
+function securityPolicy(config: Pick<Platform['config'], 'STRIPE_PUBLISHABLE_KEY'>) {
+  const stripe = Boolean(config.STRIPE_PUBLISHABLE_KEY);
+  return {
+    defaultSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    mediaSrc: ["'self'", 'blob:'],
+    workerSrc: ["'self'", 'blob:'],
+    connectSrc: ["'self'", ...(stripe ? stripeSources.connectSrc : [])],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    scriptSrc: ["'self'", ...(stripe ? stripeSources.scriptSrc : [])],
+    // Unset, frames fall back to default-src 'self'; said out loud only when Stripe adds to it.
+    ...(stripe && { frameSrc: ["'self'", ...stripeSources.frameSrc] }),
+    upgradeInsecureRequests: null,
+  };
+}
+
+function measure(metrics: Platform['metrics']) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const stop = metrics.httpDuration.startTimer();
+    res.on('finish', () => {
+      // The matched route pattern keeps label cardinality bounded; unmatched paths share one label.
+      const route = req.route?.path ? String(req.route.path) : req.path.startsWith('/media/') ? '/media' : 'other';
+      metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+      stop({ method: req.method, route });
+    });
+    next();
+  };
+}

@@ -1,0 +1,55 @@
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import type { Request, Response } from 'express';
+import { failure } from '../envelope.ts';
+import type { Logger } from '../logger.ts';
+import { CONTEXT_HEADER, encodeContext, INTERNAL_TOKEN_HEADER } from './internal-http.ts';
+
+// Headers a service's answer may carry back to the browser.
+const passedBack = [
+  'content-type', 'content-length', 'content-range', 'accept-ranges', 'cache-control', 'x-user-token', 'location', 'last-modified',
+  // /media is mounted ahead of helmet: a service's own security headers are all its answers carry.
+  'x-content-type-options', 'cross-origin-resource-policy', 'content-security-policy', 'allow', 'retry-after',
+];
+// Headers of the browser's request a service reads: idempotency keys of pay calls, the signature of
+// a provider's webhook, the viewer's time zone and language.
+const passedOn = [
+  'content-type', 'range', 'if-range', 'x-user-token', 'accept', 'authorization', 'user-agent', 'x-forwarded-for',
+  'idempotency-key', 'stripe-signature', 'x-time-zone', 'accept-language',
+];
+
+/**
+ * Forwards a request to the service that owns it (services running apart), with the request
+ * context the gateway built and the internal token. A JSON body the gateway already read is sent
+ * byte for byte; any other body (an upload) streams through untouched.
+ */
+export function forwardTo(baseUrl: string, internalToken: string, logger: Logger) {
+  const target = new URL(baseUrl);
+  return (req: Request, res: Response) => {
+    const headers: http.OutgoingHttpHeaders = { [INTERNAL_TOKEN_HEADER]: internalToken };
+    for (const name of passedOn) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
+    if (req.context) headers[CONTEXT_HEADER] = encodeContext(req.context);
+    // A body the gateway already read is sent as it arrived (a signed webhook stays verifiable).
+    const body = req.rawBody ?? null;
+    if (body) headers['content-length'] = body.length;
+    else if (req.headers['content-length']) headers['content-length'] = req.headers['content-length'];
+    else if (req.headers['transfer-encoding']) headers['transfer-encoding'] = req.headers['transfer-encoding'];
+
+    const upstream = http.request(
+      { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.originalUrl, headers },
+      (answer) => {
+        res.status(answer.statusCode ?? 502);
+        for (const name of passedBack) if (answer.headers[name] !== undefined) res.setHeader(name, answer.headers[name]!);
+        answer.pipe(res);
+      },
+    );
+    upstream.setTimeout(100_000, () => upstream.destroy(new Error('service timed out')));
+    upstream.on('error', (error) => {
+      logger.error({ err: error, target: baseUrl, path: req.originalUrl, requestId: req.context?.requestId }, 'service unreachable');
+      if (res.headersSent) res.destroy();
+      else res.status(502).json(failure(502, 'This part of Cliffhanger is unavailable right now. Please try again.'));
+    });
+    if (body) upstream.end(body);
+    else (req as Readable).pipe(upstream);
+  };
+}

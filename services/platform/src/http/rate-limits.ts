@@ -1,0 +1,64 @@
+import type { Express, RequestHandler } from 'express';
+import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { Config } from '../config.ts';
+import { failure } from '../envelope.ts';
+import type { RateLimitedCall, RateLimitName } from '../modules/module.ts';
+import type { Platform } from '../platform.ts';
+
+const perMinuteOf = {
+  auth: 'RATE_LIMIT_AUTH_PER_MINUTE',
+  guest: 'RATE_LIMIT_GUEST_PER_MINUTE',
+  history: 'RATE_LIMIT_HISTORY_PER_MINUTE',
+  pixel: 'RATE_LIMIT_PIXEL_PER_MINUTE',
+} as const satisfies Record<RateLimitName, keyof Config>;
+
+const refusal = (name: RateLimitName) =>
+  name === 'auth' ? 'Too many attempts. Please wait a minute and try again.' : 'Too many requests. Please wait a minute and try again.';
+
+/**
+ * Puts the modules' limited calls ahead of every route: one count per limit name and client address
+ * (`req.ip`, which only TRUST_PROXY lets X-Forwarded-For change). With Redis every gateway replica
+ * counts against one limit; otherwise each process counts alone.
+ */
+export function mountRateLimits(app: Express, platform: Pick<Platform, 'config' | 'redis'>, calls: RateLimitedCall[]): void {
+  const limiters = new Map<RateLimitName, RateLimitRequestHandler>();
+  const limiterOf = (name: RateLimitName) => {
+    let limiter = limiters.get(name);
+    if (limiter) return limiter;
+    const { redis, config } = platform;
+    limiter = rateLimit({
+      windowMs: 60_000,
+      limit: config[perMinuteOf[name]],
+      standardHeaders: 'draft-7',
+      legacyHeaders: false,
+      // Without TRUST_PROXY a client's own X-Forwarded-For is ignored on purpose: not a misconfiguration to warn about.
+      validate: { xForwardedForHeader: false },
+      // Should Redis fail, password guesses stay refused; guests, history and the pixel keep working uncounted.
+      passOnStoreError: name !== 'auth',
+      ...(redis
+        ? {
+            store: new RedisStore({
+              prefix: `${config.REDIS_PREFIX}:rate:${name}:`,
+              sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
+            }),
+          }
+        : {}),
+      handler: (req, res, next) => {
+        const overLimit = res.locals.overLimit as RequestHandler | undefined;
+        if (overLimit) return void overLimit(req, res, next);
+        res.status(429).json(failure(429, refusal(name)));
+      },
+    });
+    limiters.set(name, limiter);
+    return limiter;
+  };
+  for (const call of calls) {
+    const limiter = limiterOf(call.limit ?? 'auth');
+    app[call.method === 'GET' ? 'get' : 'post'](call.path, (req, res, next) => {
+      if (call.onlyAnonymous && req.context?.userId) return next();
+      res.locals.overLimit = call.overLimit;
+      return limiter(req, res, next);
+    });
+  }
+}

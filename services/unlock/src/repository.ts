@@ -1,0 +1,186 @@
+import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '@cliffhanger/platform';
+import { bonusLots, ledger, unlocks, vip, wallets, type LedgerKind } from './schema.ts';
+
+export type Wallet = typeof wallets.$inferSelect;
+export type LedgerEntry = typeof ledger.$inferSelect;
+export type BonusLot = typeof bonusLots.$inferSelect;
+export type VipRow = typeof vip.$inferSelect;
+
+/** The only code that knows the unlock service's tables. */
+export const unlockRepository = {
+  /** Creates the wallet when it is missing, then locks it until the transaction ends. */
+  /**
+   * The user's wallet, made empty on first use, locked until the transaction ends (an upsert's update
+   * takes the row lock), with when the user's VIP ends: one statement for what every unlock needs.
+   */
+  async lockWallet(db: Executor, userId: string): Promise<Wallet & { vipUntil: Date | null }> {
+    const [row] = await db
+      .insert(wallets)
+      .values({ userId })
+      .onConflictDoUpdate({ target: wallets.userId, set: { userId: sql`excluded.user_id` } })
+      .returning({
+        userId: wallets.userId,
+        paidCoins: wallets.paidCoins,
+        bonusCoins: wallets.bonusCoins,
+        updatedAt: wallets.updatedAt,
+        vipUntil: sql<string | Date | null>`(select ${vip.activeUntil} from ${vip} where ${vip.userId} = ${userId})`,
+      });
+    return { ...row!, vipUntil: row!.vipUntil === null ? null : new Date(row!.vipUntil) };
+  },
+
+  /**
+   * `lockWallet` and, in the same statement, the unlock row — unless the user's VIP is active at `at`
+   * (a VIP leaves nothing to unlock). `claimed` is false when the episode was unlocked already (or
+   * for a VIP). The caller's transaction takes the claim back if the wallet cannot pay.
+   */
+  async lockWalletClaimingUnlock(db: Executor, row: typeof unlocks.$inferInsert): Promise<Wallet & { vipUntil: Date | null; claimed: boolean }> {
+    const at = row.unlockedAt.toISOString();
+    const [locked] = await queryRows<{ user_id: string; paid_coins: number; bonus_coins: number; updated_at: string | Date; vip_until: string | Date | null; claimed: boolean }>(
+      db,
+      sql`with wallet as (
+            insert into unlock.wallets (user_id) values (${row.userId})
+            on conflict (user_id) do update set user_id = excluded.user_id
+            returning user_id, paid_coins, bonus_coins, updated_at),
+          claim as (
+            insert into unlock.unlocks (user_id, episode_id, video_id, episode_number, price_coins, unlocked_at)
+            select ${row.userId}, ${row.episodeId}, ${row.videoId}, ${row.episodeNumber}, ${row.priceCoins}, ${at}
+             where not exists (select 1 from unlock.vip v where v.user_id = ${row.userId} and v.active_until > ${at})
+            on conflict do nothing returning 1)
+          select wallet.*, (select active_until from unlock.vip where user_id = ${row.userId}) as vip_until,
+                 exists (select 1 from claim) as claimed
+            from wallet`,
+    );
+    const { user_id, paid_coins, bonus_coins, updated_at, vip_until, claimed } = locked!;
+    return {
+      userId: user_id,
+      paidCoins: paid_coins,
+      bonusCoins: bonus_coins,
+      updatedAt: new Date(updated_at),
+      vipUntil: vip_until === null ? null : new Date(vip_until),
+      claimed,
+    };
+  },
+
+  /** Paid coins and the bonus coins still spendable at `at`: a lapsed lot not yet swept counts for nothing. One statement, one snapshot. */
+  async balancesOf(db: Executor, userId: string, at: Date): Promise<{ paidCoins: number; bonusCoins: number }> {
+    const [row] = await db
+      .select({
+        paidCoins: wallets.paidCoins,
+        bonusCoins: sql<number>`${wallets.bonusCoins} - coalesce((
+          select sum(lot.remaining) from unlock.bonus_lots lot
+          where lot.user_id = ${userId} and lot.remaining > 0 and lot.expires_at <= ${at.toISOString()}), 0)`.mapWith(Number),
+      })
+      .from(wallets)
+      .where(eq(wallets.userId, userId));
+    return row ?? { paidCoins: 0, bonusCoins: 0 };
+  },
+
+  async entryByReference(db: Executor, reference: string): Promise<LedgerEntry | null> {
+    const [row] = await db.select().from(ledger).where(eq(ledger.reference, reference));
+    return row ?? null;
+  },
+
+  /**
+   * Appends a ledger entry and sets the wallet to the balances it leaves, in one statement: the
+   * wallet always holds its last entry's balances.
+   */
+  async appendEntry(db: Executor, entry: Omit<LedgerEntry, 'id'> & { kind: LedgerKind }): Promise<void> {
+    await db.execute(sql`
+      with entry as (
+        insert into unlock.ledger (user_id, kind, reference, paid_delta, bonus_delta, paid_balance, bonus_balance, created_at)
+        values (${entry.userId}, ${entry.kind}, ${entry.reference}, ${entry.paidDelta}, ${entry.bonusDelta}, ${entry.paidBalance}, ${entry.bonusBalance}, ${entry.createdAt.toISOString()})
+        returning user_id, paid_balance, bonus_balance, created_at)
+      update unlock.wallets w set paid_coins = entry.paid_balance, bonus_coins = entry.bonus_balance, updated_at = entry.created_at
+        from entry where w.user_id = entry.user_id`);
+  },
+
+  async insertLot(db: Executor, lot: Omit<BonusLot, 'id'>): Promise<void> {
+    await db.insert(bonusLots).values(lot);
+  },
+
+  async lotGrantedBy(db: Executor, reference: string): Promise<BonusLot | null> {
+    const [row] = await db.select().from(bonusLots).where(eq(bonusLots.grantedBy, reference));
+    return row ?? null;
+  },
+
+  async setLotRemaining(db: Executor, lotId: number, remaining: number): Promise<void> {
+    await db.update(bonusLots).set({ remaining }).where(eq(bonusLots.id, lotId));
+  },
+
+  /** Lots with coins left that may still be spent at `at`, the first to lapse first. */
+  async spendableLots(db: Executor, userId: string, at: Date): Promise<BonusLot[]> {
+    return db
+      .select()
+      .from(bonusLots)
+      .where(and(eq(bonusLots.userId, userId), gt(bonusLots.remaining, 0), gt(bonusLots.expiresAt, at)))
+      .orderBy(asc(bonusLots.expiresAt), asc(bonusLots.id));
+  },
+
+  async lapsedLots(db: Executor, userId: string, at: Date): Promise<BonusLot[]> {
+    return db
+      .select()
+      .from(bonusLots)
+      .where(and(eq(bonusLots.userId, userId), gt(bonusLots.remaining, 0), lte(bonusLots.expiresAt, at)))
+      .orderBy(asc(bonusLots.expiresAt), asc(bonusLots.id));
+  },
+
+  async usersWithLapsedLots(db: Executor, at: Date, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ userId: bonusLots.userId })
+      .from(bonusLots)
+      .where(and(gt(bonusLots.remaining, 0), lte(bonusLots.expiresAt, at)))
+      .limit(limit);
+    return rows.map((row) => row.userId);
+  },
+
+  async isUnlocked(db: Executor, userId: string, episodeId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ episodeId: unlocks.episodeId })
+      .from(unlocks)
+      .where(and(eq(unlocks.userId, userId), eq(unlocks.episodeId, episodeId)));
+    return Boolean(row);
+  },
+
+  async unlockedNumbers(db: Executor, userId: string, videoId: string): Promise<number[]> {
+    const rows = await db
+      .select({ number: unlocks.episodeNumber })
+      .from(unlocks)
+      .where(and(eq(unlocks.userId, userId), eq(unlocks.videoId, videoId)))
+      .orderBy(asc(unlocks.episodeNumber));
+    return rows.map((row) => row.number);
+  },
+
+  /** One row per series, the most recently unlocked first. */
+  async unlockedVideosPage(db: Executor, userId: string, offset: number, limit: number): Promise<{ videoId: string; episodes: number[] }[]> {
+    const lastUnlock = sql`max(${unlocks.unlockedAt})`;
+    return db
+      .select({
+        videoId: unlocks.videoId,
+        episodes: sql<number[]>`array_agg(${unlocks.episodeNumber} order by ${unlocks.episodeNumber})`,
+      })
+      .from(unlocks)
+      .where(eq(unlocks.userId, userId))
+      .groupBy(unlocks.videoId)
+      .orderBy(desc(lastUnlock), asc(unlocks.videoId))
+      .offset(offset)
+      .limit(limit);
+  },
+
+  async vipOf(db: Executor, userId: string): Promise<VipRow | null> {
+    const [row] = await db.select().from(vip).where(eq(vip.userId, userId));
+    return row ?? null;
+  },
+
+  async setVip(db: Executor, row: Omit<VipRow, 'updatedAt'>, at: Date): Promise<void> {
+    const { userId, ...state } = row;
+    await db
+      .insert(vip)
+      .values({ ...row, updatedAt: at })
+      .onConflictDoUpdate({ target: vip.userId, set: { ...state, updatedAt: at } });
+  },
+
+  async endVip(db: Executor, userId: string): Promise<void> {
+    await db.delete(vip).where(eq(vip.userId, userId));
+  },
+};

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { NotFound, ok, pagingSchema, parseInput, requiredText, Unauthorized, type RequestContext } from '@cliffhanger/platform';
+import type { CatalogTerms } from './ports.ts';
+import type { UnlockService } from './service.ts';
+
+const unlockBody = z.object({ episodeId: requiredText('Please choose an episode', 100) });
+
+function requireUser(context: RequestContext): string {
+  if (!context.userId) throw new Unauthorized();
+  return context.userId;
+}
+
+/** The unlock calls of docs/api.md ("Money and unlocks"). */
+export function unlockRoutes(unlocks: UnlockService, catalog: CatalogTerms): Router {
+  const router = Router();
+
+  router.post('/api/video/unlock', async (req, res) => {
+    const userId = requireUser(req.context);
+    const terms = await catalog.episodeTerms(parseInput(unlockBody, req.body).episodeId);
+    if (!terms) throw new NotFound('No such episode');
+    res.json(ok(await unlocks.unlockEpisode(req.context, userId, terms)));
+  });
+
+  router.get('/api/video/unlocked', async (req, res) => {
+    const userId = requireUser(req.context);
+    const { page, size } = parseInput(pagingSchema, req.query);
+    const unlocked = await unlocks.listUnlocked(userId, page, size);
+    const cards = await catalog.cardsOf(unlocked.items.map((item) => item.videoId));
+    // A series taken down since is left out of the page, not shown broken.
+    const items = unlocked.items.flatMap(({ videoId, episodes }) => {
+      const video = cards.get(videoId);
+      return video ? [{ video, episodes }] : [];
+    });
+    res.json(ok({ ...unlocked, items }));
+  });
+
+  return router;
+}

@@ -1,0 +1,57 @@
+import { bigint, boolean, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const unlock = pgSchema('unlock');
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const ledgerKinds = ['purchase', 'bonus', 'unlock', 'refund', 'expiry', 'checkin'] as const;
+export type LedgerKind = (typeof ledgerKinds)[number];
+
+export const wallets = unlock.table('wallets', {
+  userId: text('user_id').primaryKey(),
+  paidCoins: integer('paid_coins').notNull().default(0),
+  bonusCoins: integer('bonus_coins').notNull().default(0),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+export const ledger = unlock.table('ledger', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: text('user_id').notNull(),
+  kind: text('kind', { enum: ledgerKinds }).notNull(),
+  reference: text('reference').notNull().unique(),
+  paidDelta: integer('paid_delta').notNull(),
+  bonusDelta: integer('bonus_delta').notNull(),
+  paidBalance: integer('paid_balance').notNull(),
+  bonusBalance: integer('bonus_balance').notNull(),
+  createdAt: at('created_at').notNull(),
+});
+
+export const bonusLots = unlock.table('bonus_lots', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: text('user_id').notNull(),
+  grantedBy: text('granted_by').notNull().unique(),
+  coins: integer('coins').notNull(),
+  remaining: integer('remaining').notNull(),
+  expiresAt: at('expires_at').notNull(),
+});
+
+export const unlocks = unlock.table(
+  'unlocks',
+  {
+    userId: text('user_id').notNull(),
+    episodeId: text('episode_id').notNull(),
+    videoId: text('video_id').notNull(),
+    episodeNumber: integer('episode_number').notNull(),
+    priceCoins: integer('price_coins').notNull(),
+    unlockedAt: at('unlocked_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.episodeId] })],
+);
+
+export const vip = unlock.table('vip', {
+  userId: text('user_id').primaryKey(),
+  planId: text('plan_id').notNull(),
+  activeUntil: at('active_until').notNull(),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});

@@ -1,0 +1,234 @@
+import { appendEvent, Conflict, PaymentRequired, type Database, type EventBus, type Page, type RequestContext } from '@cliffhanger/platform';
+import type { EpisodeTerms, SeriesTerms } from './ports.ts';
+import { unlockRepository as repo } from './repository.ts';
+import { withLockedWallet } from './wallet.ts';
+
+/** How long bonus coins stay spendable unless the service is told otherwise. */
+export const BONUS_COIN_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** A VIP subscription as a viewer sees it: `renewsAt` is when access ends unless it renews. */
+export interface Vip {
+  planId: string;
+  renewsAt: string;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** A user's coins and VIP: `coins` is the spendable total (paid + bonus), `bonusCoins` the part that may expire. */
+export interface Standing {
+  coins: number;
+  bonusCoins: number;
+  vip: Vip | null;
+}
+
+/** VIP as the payment service reports it. */
+export interface VipState {
+  planId: string;
+  activeUntil: Date;
+  cancelAtPeriodEnd: boolean;
+}
+
+export interface OrderCredit {
+  orderId: string;
+  userId: string;
+  /** Paid coins: never expire. */
+  coins: number;
+  /** Bonus coins that come with the order: expire after the bonus period. */
+  bonusCoins: number;
+}
+
+export interface BonusGrant {
+  userId: string;
+  coins: number;
+  /** Makes the grant happen once, e.g. `checkin:<user>:<day>`. */
+  reference: string;
+  kind: 'bonus' | 'checkin';
+}
+
+/** What a credit did: `credited` is false when its reference had been credited before. */
+export interface Credit {
+  credited: boolean;
+  balance: number;
+}
+
+/** What a refund took back: never more than is left, so the wallet stays at zero or above. */
+export interface Refund {
+  refunded: boolean;
+  paidCoins: number;
+  bonusCoins: number;
+  balance: number;
+}
+
+export interface UnlockedVideo {
+  videoId: string;
+  episodes: number[];
+}
+
+export interface UnlockServiceDeps {
+  database: Database;
+  bus: EventBus;
+  /** The clock: tests move it to see bonus coins and VIP lapse. */
+  now?: () => Date;
+  bonusCoinDays?: number;
+}
+
+const isFree = (terms: EpisodeTerms) => terms.number <= terms.freeEpisodes;
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const cause = (error as { cause?: { code?: string } })?.cause ?? error;
+  return (cause as { code?: string })?.code === '23505';
+};
+
+export function createUnlockService(deps: UnlockServiceDeps) {
+  const { database, bus } = deps;
+  const now = deps.now ?? (() => new Date());
+  const bonusLifetimeMs = (deps.bonusCoinDays ?? BONUS_COIN_DAYS) * DAY_MS;
+
+  async function balanceOf(userId: string, at: Date): Promise<number> {
+    const { paidCoins, bonusCoins } = await repo.balancesOf(database.db, userId, at);
+    return paidCoins + bonusCoins;
+  }
+
+  async function vipActive(userId: string, at: Date): Promise<boolean> {
+    const row = await repo.vipOf(database.db, userId);
+    return Boolean(row && row.activeUntil > at);
+  }
+
+  /** Credits coins under a reference once; a repeat, however concurrent, answers the balance. */
+  async function credit(context: RequestContext, userId: string, kind: 'purchase' | BonusGrant['kind'], reference: string, coins: number, bonusCoins: number, orderId?: string): Promise<Credit> {
+    const at = now();
+    try {
+      const result = await database.transaction((tx) =>
+        withLockedWallet(tx, userId, at, async (wallet) => {
+          const earlier = await repo.entryByReference(tx, reference);
+          if (earlier && earlier.userId !== userId) throw new Conflict(`${reference} was credited to another user`);
+          if (earlier) return { credited: false, balance: wallet.balance };
+          await wallet.credit(kind, reference, coins, bonusCoins, new Date(at.getTime() + bonusLifetimeMs));
+          const credited = { reference, ...(orderId ? { orderId } : {}), kind, coins, bonusCoins, balance: wallet.balance };
+          await appendEvent(tx, context, 'coins.credited', credited, userId);
+          return { credited: true, balance: wallet.balance };
+        }),
+      );
+      if (result.credited) bus.nudge();
+      return result;
+    } catch (error) {
+      // Only one reference credited to two users at once gets here: the same user's repeats wait on the wallet lock.
+      if (isUniqueViolation(error)) throw new Conflict(`${reference} was credited to another user`);
+      throw error;
+    }
+  }
+
+  return {
+    async standingOf(userId: string): Promise<Standing> {
+      const at = now();
+      const [{ paidCoins, bonusCoins }, vip] = await Promise.all([repo.balancesOf(database.db, userId, at), repo.vipOf(database.db, userId)]);
+      return {
+        coins: paidCoins + bonusCoins,
+        bonusCoins,
+        vip: vip && vip.activeUntil > at ? { planId: vip.planId, renewsAt: vip.activeUntil.toISOString(), cancelAtPeriodEnd: vip.cancelAtPeriodEnd } : null,
+      };
+    },
+
+    /** Free episodes for everyone; the rest for whoever unlocked them, and for VIP while it lasts. */
+    async mayWatch(userId: string | null, terms: EpisodeTerms): Promise<boolean> {
+      if (isFree(terms)) return true;
+      if (!userId) return false;
+      const [unlocked, vip] = await Promise.all([repo.isUnlocked(database.db, userId, terms.episodeId), vipActive(userId, now())]);
+      return unlocked || vip;
+    },
+
+    /**
+     * The same question for the episodes of one series at once (a series page's locked flags): one
+     * look at the viewer's VIP and unlocks, whatever the number of episodes.
+     */
+    async watchableNumbers(userId: string | null, series: SeriesTerms): Promise<number[]> {
+      const free = series.numbers.filter((number) => number <= series.freeEpisodes);
+      if (!userId || free.length === series.numbers.length) return free;
+      const [unlocked, vip] = await Promise.all([repo.unlockedNumbers(database.db, userId, series.videoId), vipActive(userId, now())]);
+      if (vip) return series.numbers;
+      const owned = new Set(unlocked);
+      return series.numbers.filter((number) => number <= series.freeEpisodes || owned.has(number));
+    },
+
+    /**
+     * Spends the episode's price once, bonus coins first. Unlocking again charges nothing; free
+     * episodes and VIP viewers need no coins and leave nothing to unlock.
+     */
+    async unlockEpisode(context: RequestContext, userId: string, terms: EpisodeTerms): Promise<{ episodeId: string; balance: number }> {
+      const at = now();
+      const { episodeId } = terms;
+      if (isFree(terms)) return { episodeId, balance: await balanceOf(userId, at) };
+      const unlocked = { userId, episodeId, videoId: terms.videoId, episodeNumber: terms.number, priceCoins: terms.priceCoins, unlockedAt: at };
+      const { charged, balance } = await database.transaction((tx) =>
+        withLockedWallet<{ charged: boolean; balance: number }, Awaited<ReturnType<typeof repo.lockWalletClaimingUnlock>>>(
+          tx,
+          userId,
+          at,
+          async (wallet, { claimed }) => {
+            // The unlock row is claimed with the wallet lock: a repeat (or a VIP) claims nothing and
+            // is charged nothing; a shortfall rolls the claim back.
+            if (!claimed) return { charged: false, balance: wallet.balance };
+            if (wallet.balance < terms.priceCoins) throw new PaymentRequired('Not enough coins', { priceCoins: terms.priceCoins, balance: wallet.balance });
+            await wallet.spend('unlock', `unlock:${userId}:${episodeId}`, terms.priceCoins);
+            await appendEvent(tx, context, 'episode.unlocked', { episodeId, videoId: terms.videoId, priceCoins: terms.priceCoins, balance: wallet.balance }, userId);
+            return { charged: true, balance: wallet.balance };
+          },
+          (lockTx) => repo.lockWalletClaimingUnlock(lockTx, unlocked),
+        ),
+      );
+      if (charged) bus.nudge();
+      return { episodeId, balance };
+    },
+
+    /** The numbers of a series' episodes the user unlocked, for the series page's locked flags. */
+    unlockedNumbers: (userId: string, videoId: string): Promise<number[]> => repo.unlockedNumbers(database.db, userId, videoId),
+
+    async listUnlocked(userId: string, page: number, size: number): Promise<Page<UnlockedVideo>> {
+      const rows = await repo.unlockedVideosPage(database.db, userId, (page - 1) * size, size + 1);
+      return { items: rows.slice(0, size), page, size, hasMore: rows.length > size };
+    },
+
+    /** A paid order's coins and its bonus lot, once per order id. */
+    creditOrder: (context: RequestContext, order: OrderCredit): Promise<Credit> =>
+      credit(context, order.userId, 'purchase', `order:${order.orderId}`, order.coins, order.bonusCoins, order.orderId),
+
+    /** Bonus coins for a check-in or a promotion, once per reference. */
+    grantBonus: (context: RequestContext, grant: BonusGrant): Promise<Credit> => credit(context, grant.userId, grant.kind, grant.reference, 0, grant.coins),
+
+    /**
+     * Takes back a refunded order's coins, once: what is left of its bonus lot and as many of its
+     * paid coins as the wallet still holds. Null when the order never credited anything.
+     */
+    async refundOrder(_context: RequestContext, orderId: string): Promise<Refund | null> {
+      const purchase = await repo.entryByReference(database.db, `order:${orderId}`);
+      if (!purchase) return null;
+      const reference = `refund:${orderId}`;
+      return database.transaction((tx) =>
+        withLockedWallet(tx, purchase.userId, now(), async (wallet) => {
+          const earlier = await repo.entryByReference(tx, reference);
+          if (earlier) return { refunded: false, paidCoins: Math.abs(earlier.paidDelta), bonusCoins: Math.abs(earlier.bonusDelta), balance: wallet.balance };
+          const taken = await wallet.clawBack('refund', reference, purchase.reference, purchase.paidDelta);
+          return { refunded: true, ...taken, balance: wallet.balance };
+        }),
+      );
+    },
+
+    /** Stores VIP as the payment service last reported it; null ends it. */
+    async applyVip(userId: string, state: VipState | null): Promise<void> {
+      if (state) await repo.setVip(database.db, { userId, ...state }, now());
+      else await repo.endVip(database.db, userId);
+    },
+
+    /** Writes expiry entries for what is left of every lot lapsed by `at`; answers the coins expired. */
+    async expireBonusCoins(at: Date = now()): Promise<number> {
+      let expired = 0;
+      for (;;) {
+        const users = await repo.usersWithLapsedLots(database.db, at, 100);
+        if (users.length === 0) return expired;
+        for (const userId of users) expired += await database.transaction((tx) => withLockedWallet(tx, userId, at, async (wallet) => wallet.expiredCoins));
+      }
+    },
+  };
+}
+
+export type UnlockService = ReturnType<typeof createUnlockService>;

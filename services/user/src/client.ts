@@ -1,0 +1,56 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { ok, parseInput, requiredText, TtlCache, type ServiceClient } from '@cliffhanger/platform';
+import type { UserService } from './service.ts';
+
+/** What other parts ask the user service: who a token belongs to, and a viewer's relation to a series. */
+export interface UserClient {
+  authenticate(token: string | undefined): Promise<string | null>;
+  /** Drops what this client remembers of a session (it logged out). */
+  forget(token: string): void;
+  viewerOf(userId: string, videoId: string): Promise<{ favorited: boolean; resume: { episodeId: string; positionSeconds: number } | null }>;
+}
+
+export function userClientInProcess(users: UserService): UserClient {
+  return {
+    authenticate: (token) => users.authenticate(token),
+    forget: () => {},
+    viewerOf: (userId, videoId) => users.viewerOf(userId, videoId),
+  };
+}
+
+const viewerQuery = z.object({ userId: requiredText('userId is required', 100), videoId: requiredText('videoId is required', 100) });
+
+/** The user service's internal endpoints, behind the INTERNAL_TOKEN check of the service process. */
+export function userInternalRoutes(users: UserService): Router {
+  const router = Router();
+  router.post('/internal/user/authenticate', async (req, res) => {
+    const { token } = parseInput(z.object({ token: z.string().max(200).optional() }), req.body);
+    res.json(ok({ userId: await users.authenticate(token) }));
+  });
+  router.get('/internal/user/viewer', async (req, res) => {
+    const { userId, videoId } = parseInput(viewerQuery, req.query);
+    res.json(ok(await users.viewerOf(userId, videoId)));
+  });
+  return router;
+}
+
+/**
+ * The user service over HTTP, for a gateway or catalog process. Sessions are remembered for 5
+ * seconds, the same rule as the service's own cache: one call per token, not one per request.
+ */
+export function userClientOverHttp(http: ServiceClient): UserClient {
+  const sessions = new TtlCache<string, string>(5_000, 50_000);
+  return {
+    async authenticate(token) {
+      if (!token) return null;
+      const cached = sessions.get(token);
+      if (cached !== undefined) return cached;
+      const { userId } = await http.post<{ userId: string | null }>('/internal/user/authenticate', { token });
+      if (userId) sessions.set(token, userId);
+      return userId;
+    },
+    forget: (token) => sessions.delete(token),
+    viewerOf: (userId, videoId) => http.get('/internal/user/viewer', { userId, videoId }),
+  };
+}

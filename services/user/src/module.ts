@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Router } from 'express';
+import { defineModule } from '@cliffhanger/platform';
+import { userClientInProcess, userClientOverHttp, userInternalRoutes, type UserClient } from './client.ts';
+import type { AccountStanding, CatalogClient } from './ports.ts';
+import { TOKEN_HEADER, userRoutes } from './routes.ts';
+import { createUserService } from './service.ts';
+
+export const userMigrations = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+
+/** Guests, members, sessions, password reset, favorites and history (README.md). */
+export const userModule = defineModule<UserClient>({
+  name: 'user',
+  migrations: userMigrations,
+  publicPrefixes: ['/api/user'],
+  rateLimited: [
+    ...['/api/user/login', '/api/user/register', '/api/user/password/forgot', '/api/user/password/reset'].map((path) => ({ method: 'POST' as const, path })),
+    // Only a call that makes a guest counts: a viewer with a valid token reads itself as often as it likes.
+    { method: 'GET', path: '/api/user', limit: 'guest', onlyAnonymous: true },
+    { method: 'POST', path: '/api/user/history', limit: 'history' },
+  ],
+  needs: ['catalog', 'unlock'],
+  init({ platform, client }) {
+    const { config } = platform;
+    const users = createUserService({
+      ...platform,
+      catalog: client<CatalogClient>('catalog'),
+      standing: client<AccountStanding>('unlock'),
+      // Required in production (config); on a laptop the one process is the site.
+      publicUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`,
+      sessionIdleDays: config.SESSION_IDLE_DAYS,
+    });
+    return {
+      client: userClientInProcess(users),
+      routes: [userRoutes(users)],
+      internalRoutes: [userInternalRoutes(users)],
+      // Password mails go out after their answer (a stopping process sends those still on their way);
+      // idle guests, and sessions and reset links nobody can use any more, are purged hourly.
+      background: () => {
+        const purge = () =>
+          Promise.all([users.purgeIdleGuests(config.RETENTION_GUEST_DAYS), users.pruneSessions()]).then(
+            ([guests, { sessions, resets }]) => guests + sessions + resets > 0 && platform.logger.info({ guests, sessions, resets }, 'retention: users purged'),
+            (error: unknown) => platform.logger.warn({ err: error }, 'purging idle guests and sessions failed'),
+          );
+        let running = purge();
+        const timer = setInterval(() => (running = running.then(purge)), 60 * 60_000).unref();
+        return {
+          async stop() {
+            clearInterval(timer);
+            await running;
+            await users.mailSent();
+          },
+        };
+      },
+    };
+  },
+  remoteClient: ({ http }) => userClientOverHttp(http()),
+  // The gateway remembers sessions for 5 seconds; one that logs out, or whose guest registers (its token
+  // is revoked), through it is forgotten at once.
+  gatewayRoutes: (users) =>
+    Router().post(['/api/user/logout', '/api/user/register'], (req, _res, next) => {
+      users.forget(req.get(TOKEN_HEADER) ?? '');
+      next();
+    }),
+});

@@ -1,0 +1,55 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { keepUserId } from '../lib/attribution';
+import { PAGE_SIZE, pagedQuery } from '../lib/paging';
+import type { User } from './types';
+import { userCalls } from './user';
+
+/** The user service's queries that more than one feature reads or refreshes. */
+export const userQueries = {
+  /**
+   * Who this browser is. Every other query belongs to this identity and is dropped when it changes,
+   * so no other key may start like this one.
+   */
+  current: () => queryOptions({ queryKey: ['user'], queryFn: userCalls.current, staleTime: 60_000 }),
+  favorites: () =>
+    infiniteQueryOptions({
+      queryKey: ['favorites'],
+      queryFn: ({ pageParam }) => userCalls.favorites(pageParam, PAGE_SIZE),
+      ...pagedQuery,
+    }),
+};
+
+/** The current user; the first call creates a guest, and the client keeps the x-user-token it answers. */
+export function useCurrentUser() {
+  const query = useQuery(userQueries.current());
+  const id = query.data?.id;
+  useEffect(() => {
+    if (id) keepUserId(id);
+  }, [id]);
+  return query;
+}
+
+/**
+ * The auto-unlock switch, shown where a locked episode is met and on /my. The switch moves at once
+ * and moves back if the call fails, so a tap always reads as the setting really is.
+ */
+export function useAutoUnlockSetting() {
+  const queryClient = useQueryClient();
+  const key = userQueries.current().queryKey;
+  const mutation = useMutation({
+    mutationFn: (autoUnlock: boolean) => userCalls.updateSettings({ autoUnlock }),
+    onMutate: async (autoUnlock) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const before = queryClient.getQueryData(key);
+      queryClient.setQueryData(key, (user) => (user ? withAutoUnlock(user, autoUnlock) : user));
+      return { before };
+    },
+    onError: (_error, _autoUnlock, context) => queryClient.setQueryData(key, context?.before),
+    onSuccess: (user) => queryClient.setQueryData(key, user),
+  });
+  const enabled = useCurrentUser().data?.settings?.autoUnlock ?? false;
+  return { enabled, change: (autoUnlock: boolean) => mutation.mutate(autoUnlock), isPending: mutation.isPending };
+}
+
+const withAutoUnlock = (user: User, autoUnlock: boolean): User => ({ ...user, settings: { ...user.settings, autoUnlock } });
