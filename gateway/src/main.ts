@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeTarget, ConfigError, createPlatform, loadConfig, parseTarget, startPlatform, stopPlatform } from '@cliffhanger/platform';
@@ -25,10 +25,10 @@ const config = await orStop(() => loadConfig());
 await orStop(() => parseTarget(registry, config.TARGET));
 const platform = await createPlatform(config);
 const { logger } = platform;
-const { app, startBackground } = await orStop(() => composeTarget(platform, registry, { pages: storefrontHandler(storefrontDist) }));
+const { listener, startBackground } = await orStop(() => composeTarget(platform, registry, { pages: storefrontHandler(storefrontDist) }));
 await startPlatform(platform);
 
-const server: Server = app.listen(config.PORT, config.HOST);
+const server: Server = http.createServer(listener).listen(config.PORT, config.HOST);
 await once(server, 'listening');
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;

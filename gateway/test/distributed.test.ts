@@ -126,7 +126,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(favorites.data.items).toMatchObject([{ id: videoId, title: 'Apart Together' }]);
   }, 180_000);
 
-  it('records a pixel hit in the analytics process and keeps unlock behind the gateway', async () => {
+  it('answers the pixel at the gateway, leaves the reports to the analytics process, and keeps unlock behind the gateway', async () => {
     const pixel = await fetch(`${gateway}/api/statics.png?event=landing`);
     expect(pixel.status).toBe(200);
     expect(pixel.headers.get('content-type')).toBe('image/png');

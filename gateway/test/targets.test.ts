@@ -57,12 +57,13 @@ describe('TARGET, from the module registry', () => {
     expect(lonely.stderr.trim()).toBe('config: CATALOG_SERVICE_URL: required when TARGET=user runs user, which needs catalog');
   }, 120_000);
 
-  it('runs analytics alone: the pixel answers, and only internal calls are taken', async () => {
+  it('runs analytics alone: only internal calls are taken, and the pixel is left to the gateways', async () => {
     const url = await start('analytics');
-    const direct = await fetch(`${url}/api/statics.png?event=landing`).then((r) => r.json());
+    const direct = await fetch(`${url}/api/reports`).then((r) => r.json());
     expect(direct).toMatchObject({ code: 403, message: 'Internal calls only' });
-    const pixel = await fetch(`${url}/api/statics.png?event=landing`, { headers: { 'x-internal-token': 'target-test-internal-token' } });
-    expect(pixel.headers.get('content-type')).toBe('image/png');
+    const internal = { 'x-internal-token': 'target-test-internal-token' };
+    expect(await fetch(`${url}/api/reports`, { headers: internal }).then((r) => r.json())).toMatchObject({ code: 200, data: [] });
+    expect(await fetch(`${url}/api/statics.png?event=landing`, { headers: internal }).then((r) => r.json())).toMatchObject({ code: 404 });
   }, 90_000);
 
   it('runs user and catalog in one process, asking each other in process and unlock apart', async () => {

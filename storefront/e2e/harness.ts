@@ -42,9 +42,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Builds storefront/dist from the current sources, as `npm start` does before it starts the gateway. */
+let built = false;
+
+/** Builds storefront/dist from the current sources, as `npm start` does before it starts the gateway; once per run. */
 function buildStorefront(): void {
-  if (process.env.E2E_SKIP_BUILD === '1') return;
+  if (process.env.E2E_SKIP_BUILD === '1' || built) return;
+  built = true;
   execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
     cwd: join(REPO_ROOT, 'storefront'),
     stdio: 'inherit',
@@ -70,12 +73,19 @@ export async function poll<T>(what: string, timeoutMs: number, attempt: () => Pr
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
 }
 
+export interface SiteOptions {
+  /** More settings for a site the suite starts (pixel ids, DEMO=0); a site already running keeps its own. */
+  env?: Record<string, string>;
+  /** Starts a site even when E2E_BASE_URL names one: for a check that needs settings of its own. */
+  own?: boolean;
+}
+
 /**
  * Starts the real site (`tsx gateway/src/main.ts`) on a free port with a fresh data directory, or, when
  * E2E_BASE_URL is set, uses the site already running there (a deployment, or a dev server).
  */
-export async function startSite(): Promise<RunningSite> {
-  const existing = process.env.E2E_BASE_URL;
+export async function startSite(options: SiteOptions = {}): Promise<RunningSite> {
+  const existing = options.own ? undefined : process.env.E2E_BASE_URL;
   if (existing) {
     return {
       baseUrl: existing.replace(/\/$/, ''),
@@ -92,7 +102,7 @@ export async function startSite(): Promise<RunningSite> {
   let log = '';
   const child: ChildProcess = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['gateway/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (chunk: Buffer) => {

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadPaidSeries, waitForDemoCatalog, waitForFreeEpisode, waitForLockedEpisode, type DemoCatalog, type PaidSeries } from './catalog';
-import { launchChromium, startSite, type RunningSite } from './harness';
+import { launchChromium, poll, startSite, type RunningSite } from './harness';
+import { callsNamed, NO_PIXEL_ENV, PIXEL_ENV, PIXEL_IDS, pixelCalls, routeThirdParties, VENDOR_SCRIPTS, waitForPixelCalls, type VendorAnswer } from './pixels';
 
 let site: RunningSite;
 let browser: Browser;
@@ -15,7 +16,9 @@ const SECOND_EPISODE_TIMEOUT_MS = 600_000;
 const LOCKED_EPISODE_TIMEOUT_MS = 1_500_000;
 
 beforeAll(async () => {
-  site = await startSite();
+  // With every ad pixel configured: each page the suite opens loads them all (as stand-ins, below).
+  // A site named by E2E_BASE_URL must run with the same ids (e2e/pixels.ts).
+  site = await startSite({ env: PIXEL_ENV });
   catalog = await waitForDemoCatalog(site);
   browser = await launchChromium();
   viewer = await newContext();
@@ -26,8 +29,22 @@ afterAll(async () => {
   await site?.stop();
 });
 
-async function newContext(viewport = { width: 1280, height: 860 }): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: site.baseUrl, viewport, locale: 'en-US' });
+/** What each context asked of other sites than ours: the ad pixels' scripts, and anything else (refused). */
+const thirdPartyRequests = new WeakMap<BrowserContext, string[]>();
+
+interface ContextOptions {
+  viewport?: { width: number; height: number };
+  isMobile?: boolean;
+  hasTouch?: boolean;
+  /** How the ad vendors answer; nothing ever reaches the internet. */
+  vendors?: VendorAnswer;
+  baseUrl?: string;
+}
+
+async function newContext({ viewport = { width: 1280, height: 860 }, vendors = 'stand-ins', baseUrl = site.baseUrl, ...device }: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport, locale: 'en-US', ...device });
+  thirdPartyRequests.set(context, await routeThirdParties(context, new URL(baseUrl).origin, vendors));
+  return context;
 }
 
 async function newPage(context: BrowserContext): Promise<Page> {
@@ -35,6 +52,16 @@ async function newPage(context: BrowserContext): Promise<Page> {
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
   return page;
 }
+
+/** The statics.png hits a page sends, as their queries, from now on. */
+const staticsHits = (page: Page) => {
+  const hits: URLSearchParams[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/statics.png') hits.push(url.searchParams);
+  });
+  return hits;
+};
 
 const apiCalls = (page: Page) => {
   const seen: Request[] = [];
@@ -245,7 +272,7 @@ describe('the storefront against the real site', () => {
 
   it('on a phone, has a bottom tab bar and a swipe up on the player opens the next episode', async () => {
     const second = await waitForFreeEpisode(site, catalog.playable.id, 2, SECOND_EPISODE_TIMEOUT_MS);
-    const phone = await browser.newContext({ baseURL: site.baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await newPage(phone);
     await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My List' }).waitFor();
@@ -291,6 +318,139 @@ describe('the storefront against the real site', () => {
     await page.close();
   }, LOCKED_EPISODE_TIMEOUT_MS + 120_000);
 
+  describe('analytics', () => {
+    const playablePage = () => `/videos/${encodeURIComponent(catalog.playable.id)}`;
+    const goHome = async (page: Page) => {
+      await page.locator('.header__nav .header__link', { hasText: 'Home' }).first().click();
+      await page.waitForURL((url) => url.pathname === '/');
+    };
+    const playing = (page: Page, seconds: number) =>
+      page.waitForFunction((past) => (document.querySelector('video')?.currentTime ?? 0) > past, seconds, { timeout: 90_000 });
+
+    it('loads each configured ad pixel once and reports page views and the content viewed to each', async () => {
+      const context = await newContext();
+      const page = await newPage(context);
+      const response = await page.goto(playablePage());
+      for (const script of Object.values(VENDOR_SCRIPTS)) expect(response?.headers()['content-security-policy']).toContain(new URL(script).origin);
+      await playing(page, 0.5);
+      await goHome(page);
+      const episodeId = catalog.playable.firstEpisodeId;
+
+      const calls = await waitForPixelCalls(
+        page,
+        (recorded) =>
+          callsNamed(recorded.facebook, 'track', 'PageView').length === 2 &&
+          callsNamed(recorded.google, 'event', 'page_view').length === 2 &&
+          callsNamed(recorded.tiktok, 'page').length === 2 &&
+          callsNamed(recorded.bigo, 'event', 'page_view').length === 2,
+      );
+      expect([...thirdPartyRequests.get(context)!].sort()).toEqual(Object.values(VENDOR_SCRIPTS).sort());
+
+      expect(calls.facebook!.slice(0, 2)).toEqual([['init', PIXEL_IDS.facebook], ['track', 'PageView']]);
+      expect(callsNamed(calls.facebook, 'track', 'ViewContent')).toEqual([
+        ['track', 'ViewContent', { content_ids: [episodeId], content_type: 'product', video_id: catalog.playable.id, value: 0, currency: 'USD' }],
+      ]);
+      expect(callsNamed(calls.google, 'config')).toEqual([['config', PIXEL_IDS.google, { send_page_view: false }]]);
+      expect(callsNamed(calls.google, 'event', 'page_view').map((call) => (call[2] as { page_path: string }).page_path)).toEqual([playablePage(), '/']);
+      expect(callsNamed(calls.google, 'event', 'view_item')).toEqual([
+        ['event', 'view_item', { value: 0, currency: 'USD', items: [{ item_id: episodeId, item_group_id: catalog.playable.id }] }],
+      ]);
+      expect(calls.tiktok![0]).toEqual(['load', PIXEL_IDS.tiktok, true]);
+      expect(callsNamed(calls.tiktok, 'track', 'ViewContent').map((call) => call[2])).toEqual([
+        { contents: [{ content_id: episodeId, content_type: 'product' }], video_id: catalog.playable.id, value: 0, currency: 'USD' },
+      ]);
+      expect(calls.bigo).toEqual([['init', PIXEL_IDS.bigo], ['event', 'page_view'], ['event', 'ec_detail_view'], ['event', 'page_view']]);
+      await context.close();
+    });
+
+    it('keeps working when the ad pixels’ scripts cannot load (a 404, an ad blocker, no network)', async () => {
+      const context = await newContext({ vendors: 'failing' });
+      const page = await newPage(context);
+      const errorsBefore = pageErrors.length;
+      const hits = staticsHits(page);
+      await page.goto(playablePage());
+      await playing(page, 0.5);
+      await goHome(page);
+      await page.getByRole('heading', { name: 'Featured Videos' }).waitFor();
+
+      expect([...thirdPartyRequests.get(context)!].sort()).toEqual(Object.values(VENDOR_SCRIPTS).sort());
+      await poll('the page views of our own pixel', 10_000, async () => (hits.filter((hit) => hit.get('event') === 'page_view').length === 2 ? true : undefined), 200);
+      // The snippets' stubs stay callable: a late call queues, it does not throw.
+      expect(await page.evaluate(() => typeof window.fbq === 'function' && typeof window.gtag === 'function' && typeof window.ttq?.track === 'function' && typeof window.bge === 'function')).toBe(true);
+      expect(pageErrors.slice(errorsBefore)).toEqual([]);
+      await context.close();
+    });
+
+    it('loads no ad pixel and asks nothing of any vendor when none is configured', async () => {
+      const bare = await startSite({ own: true, env: { DEMO: '0', ...NO_PIXEL_ENV } });
+      try {
+        const context = await newContext({ baseUrl: bare.baseUrl });
+        const page = await newPage(context);
+        const hits = staticsHits(page);
+        const response = await page.goto('/');
+        expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
+        await page.getByRole('navigation', { name: 'Site links' }).waitFor();
+        await page.locator('.header__coins').click();
+        await page.waitForURL((url) => url.pathname === '/shopping');
+        await poll('the page views of our own pixel', 10_000, async () => (hits.filter((hit) => hit.get('event') === 'page_view').length === 2 ? true : undefined), 200);
+
+        expect(await page.evaluate(() => [typeof window.fbq, typeof window.gtag, typeof window.ttq, typeof window.bge])).toEqual(['undefined', 'undefined', 'undefined', 'undefined']);
+        expect(await page.locator('script[src^="http"]').count()).toBe(0);
+        expect(thirdPartyRequests.get(context)).toEqual([]);
+        await context.close();
+      } finally {
+        await bare.stop();
+      }
+    });
+
+    it('reports one playback hit per viewing, with startup, rebuffering, watch time and rung, which the analysts’ report counts', async () => {
+      const context = await newContext();
+      const page = await newPage(context);
+      const hits = staticsHits(page);
+      const playbackHits = () => hits.filter((hit) => hit.get('event') === 'playback').map((hit) => Object.fromEntries(hit));
+      await page.goto(playablePage());
+      await playing(page, 1.5);
+      expect(playbackHits()).toEqual([]);
+
+      // Leaving the video page inside the site ends the viewing...
+      await goHome(page);
+      await poll('the playback hit', 10_000, async () => (playbackHits().length > 0 ? true : undefined), 200);
+      // ...and so does leaving the site (pagehide): the hit is sent as the page goes away.
+      await page.goto(playablePage());
+      await playing(page, 1);
+      await page.goto('/shopping');
+      await poll('the second playback hit', 10_000, async () => (playbackHits().length > 1 ? true : undefined), 200);
+
+      const [inside, leaving] = playbackHits();
+      for (const hit of [inside!, leaving!]) {
+        expect(hit).toMatchObject({ event: 'playback', videoId: catalog.playable.id, episodeId: catalog.playable.firstEpisodeId });
+        expect(Number(hit.startupMs)).toBeGreaterThanOrEqual(0);
+        expect(Number(hit.startupMs)).toBeLessThan(60_000);
+        expect(Number.isInteger(Number(hit.rebufferCount))).toBe(true);
+        expect(Number(hit.rebufferMs)).toBeGreaterThanOrEqual(0);
+        expect(hit.rung).toMatch(/^\d+p$/);
+        expect(hit.error).toBeUndefined();
+      }
+      expect(Number(inside!.watchMs)).toBeGreaterThan(1_000);
+      expect(Number(leaving!.watchMs)).toBeGreaterThan(500);
+      await context.close();
+
+      // The analytics service reads the same names: both viewings count for the episode.
+      if (!site.adminToken) throw new Error('reading the playback report needs E2E_ADMIN_TOKEN for a site already running');
+      const today = new Date().toISOString().slice(0, 10);
+      const row = await poll('the episode in the playback report', 30_000, async () => {
+        const response = await fetch(`${site.baseUrl}/api/admin/analytics/playback?from=${today}&to=${today}&by=episode`, {
+          headers: { authorization: `Bearer ${site.adminToken}` },
+        });
+        const rows = ((await response.json()) as { data: Array<{ key: string; plays: number; startupMsP50: number | null; rebufferRatio: number | null; errors: number }> }).data;
+        const found = rows.find((entry) => entry.key === catalog.playable.firstEpisodeId);
+        return found && found.plays >= 2 ? found : undefined;
+      });
+      expect(row.startupMsP50).not.toBeNull();
+      expect(row.rebufferRatio).not.toBeNull();
+    }, 240_000);
+  });
+
   describe('money', () => {
     let paid: PaidSeries;
     beforeAll(async () => {
@@ -331,6 +491,8 @@ describe('the storefront against the real site', () => {
     it('a new viewer buys coins with 4242..., unlocks a locked episode and watches it', async () => {
       const context = await newContext();
       const page = await newPage(context);
+      const hits = staticsHits(page);
+      const hitsOf = (event: string) => hits.filter((hit) => hit.get('event') === event).map((hit) => Object.fromEntries(hit));
       await page.goto('/shopping');
       await coinPack(page, '100 coins').click();
       await page.waitForURL(/\/order\/easy/);
@@ -338,11 +500,55 @@ describe('the storefront against the real site', () => {
       await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
       await page.getByText('100 coins were added').waitFor();
 
+      // The purchase, with its value, reaches every ad pixel under the event id the server's
+      // Conversions API uses for the same order, and our own pixel.
+      const orderId = new URL(page.url()).searchParams.get('orderId')!;
+      const order = await page.evaluate(async (id) => {
+        const response = await fetch('/api/payment?page=1&size=20', { headers: { 'x-user-token': localStorage.getItem('cliffhanger.userToken') ?? '' } });
+        const { data } = (await response.json()) as { data: { items: Array<{ id: string; planId: string; price: { amount: number; currency: string } }> } };
+        return data.items.find((item) => item.id === id)!;
+      }, orderId);
+      const value = order.price.amount / 100;
+      expect(value).toBeGreaterThan(0);
+      const bought = await waitForPixelCalls(
+        page,
+        (calls) =>
+          callsNamed(calls.facebook, 'track', 'Purchase').length > 0 &&
+          callsNamed(calls.google, 'event', 'purchase').length > 0 &&
+          callsNamed(calls.tiktok, 'track', 'CompletePayment').length > 0 &&
+          callsNamed(calls.bigo, 'event', 'ec_purchase').length > 0,
+      );
+      expect(callsNamed(bought.facebook, 'track', 'Purchase')).toEqual([
+        ['track', 'Purchase', { value, currency: 'USD', content_ids: [order.planId], content_type: 'product' }, { eventID: `order:${orderId}` }],
+      ]);
+      expect(callsNamed(bought.tiktok, 'track', 'CompletePayment')).toEqual([
+        ['track', 'CompletePayment', { value, currency: 'USD', contents: [{ content_id: order.planId, content_type: 'product' }] }, { event_id: `order:${orderId}` }],
+      ]);
+      expect(callsNamed(bought.google, 'event', 'purchase')).toEqual([
+        ['event', 'purchase', { transaction_id: orderId, value, currency: 'USD', items: [{ item_id: order.planId }] }],
+      ]);
+      expect(callsNamed(bought.bigo, 'event', 'ec_purchase')).toEqual([['event', 'ec_purchase', { value, currency: 'USD' }]]);
+      await poll('the purchase hit', 10_000, async () => (hitsOf('purchase').length > 0 ? true : undefined), 200);
+
+      // The result page shown again reports the purchase to no one.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+      await waitForPixelCalls(page, (calls) => callsNamed(calls.facebook, 'track', 'PageView').length > 0);
+      await page.waitForTimeout(1_000);
+      expect(callsNamed((await pixelCalls(page)).facebook, 'track', 'Purchase')).toEqual([]);
+      expect(hitsOf('purchase')).toEqual([expect.objectContaining({ orderId, planId: order.planId, value: String(value), currency: 'USD', eventId: `order:${orderId}` })]);
+
       await openEpisode(page, 1);
       const sheet = page.getByRole('dialog');
       await sheet.getByRole('heading', { name: 'Unlock episode 1' }).waitFor();
       await sheet.getByRole('button', { name: 'Unlock for 60 coins' }).click();
       await sheet.waitFor({ state: 'detached' });
+      const episodeId = paid.episodes.find((episode) => episode.number === 1)!.id;
+      const unlocked = await waitForPixelCalls(page, (calls) => callsNamed(calls.facebook, 'trackCustom', 'UnlockEpisode').length > 0);
+      expect(callsNamed(unlocked.facebook, 'trackCustom', 'UnlockEpisode')).toEqual([
+        ['trackCustom', 'UnlockEpisode', { content_ids: [episodeId], video_id: paid.id, coins: 60, value: 0, currency: 'USD' }],
+      ]);
+      expect(hitsOf('unlock')).toEqual([expect.objectContaining({ videoId: paid.id, episodeId, coins: '60' })]);
       await playing(page);
       const user = await page.evaluate(async () => (await fetch('/api/user', { headers: { 'x-user-token': localStorage.getItem('cliffhanger.userToken') ?? '' } })).json());
       expect(user.data.coins).toBe(40);

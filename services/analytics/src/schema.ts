@@ -1,4 +1,4 @@
-import { bigint, date, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, jsonb, pgSchema, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 export const analytics = pgSchema('analytics');
 
@@ -74,3 +74,29 @@ export const playbackStartup = analytics.table(
   },
   (table) => [primaryKey({ columns: [table.dimension, table.day, table.key, table.leMs] })],
 );
+
+export const conversionDestinations = ['facebook', 'tiktok'] as const;
+export type ConversionDestination = (typeof conversionDestinations)[number];
+
+/** Conversions on their way to an advertiser's API (migrations/0002_conversions.sql). */
+export const conversions = analytics.table(
+  'conversions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    destination: text('destination', { enum: conversionDestinations }).notNull(),
+    eventId: text('event_id').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    attempts: count('attempts'),
+    nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
+    sentAt: at('sent_at'),
+    failedAt: at('failed_at'),
+    lastError: text('last_error'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [unique().on(table.destination, table.eventId)],
+);
+
+export const conversionUsers = analytics.table('conversion_users', {
+  userId: text('user_id').primaryKey(),
+  emailSha256: text('email_sha256').notNull(),
+});

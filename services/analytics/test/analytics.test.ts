@@ -29,10 +29,13 @@ const hits = () =>
   );
 
 describe('the analytics pixel', () => {
-  it('answers a 1x1 PNG and records the hit with its attribution', async () => {
-    const userId = '0b9b4c1e-2f4a-4c8e-9d7a-3f1e2d4c5b6a';
+  it("answers a 1x1 PNG and records the hit with its attribution, under the token's user, not the query's", async () => {
+    const token = await gateway.guest();
+    const me = (await gateway.call('GET', '/api/user', { token })).data.id as string;
+    const before = (await hits()).length;
     const response = await fetch(
-      `${gateway.url}/api/statics.png?event=episode_play&videoId=v1&episodeId=v1-ep2&value=4.99&currency=USD&userId=${userId}&token=ref-9&fbclid=fb-9&lang=es`,
+      `${gateway.url}/api/statics.png?event=episode_play&videoId=v1&episodeId=v1-ep2&value=4.99&currency=USD&userId=0b9b4c1e-2f4a-4c8e-9d7a-3f1e2d4c5b6a&token=ref-9&fbclid=fb-9&lang=es`,
+      { headers: { 'x-user-token': token } },
     );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
@@ -41,24 +44,30 @@ describe('the analytics pixel', () => {
     expect(body.subarray(1, 4).toString()).toBe('PNG');
     expect(body.readUInt32BE(16)).toBe(1);
     expect(body.readUInt32BE(20)).toBe(1);
-    const [hit] = (await hits()).slice(-1);
+    const [hit] = await eventually(async () => ((await hits()).length > before ? (await hits()).slice(-1) : null));
     expect(hit).toMatchObject({
-      user_id: userId,
+      user_id: me,
       attribution: { referrerToken: 'ref-9', fbclid: 'fb-9' },
       data: { event: 'episode_play', videoId: 'v1', episodeId: 'v1-ep2', value: { amount: 499, currency: 'USD' }, params: { lang: 'es' } },
     });
   });
 
-  it('answers the PNG for any input and keeps only what makes sense', async () => {
+  it('answers the PNG for any input, in front of every API rule, and keeps only what makes sense', async () => {
     const before = (await hits()).length;
-    for (const query of ['', 'value=abc', 'event=x&value=-5&currency=dollars&userId=not-a-uuid', `event=${'e'.repeat(5000)}&path=${'p'.repeat(5000)}`, 'event=%E0%A4%A', 'event[]=a&event[]=b'])
+    for (const query of ['', 'value=abc', 'event=x&value=-5&currency=dollars&userId=not-a-uuid', `event=${'e'.repeat(5000)}&path=${'p'.repeat(5000)}`, 'event=%E0%A4%A', 'event[]=a&event[]=b', 'event=nul&bad=%00'])
       expect((await fetch(`${gateway.url}/api/statics.png?${query}`)).headers.get('content-type'), query).toBe('image/png');
-    const recorded = (await hits()).slice(before);
+    const recorded = await eventually(async () => ((await hits()).length >= before + 4 ? (await hits()).slice(before) : null));
     // No event name, or a list of them, is no hit; a malformed escape is decoded as far as it goes.
-    expect(recorded.map((hit) => (hit.data.event as string).slice(0, 3))).toEqual(['x', 'eee', '\ufffd%A']);
+    expect(recorded.map((hit) => (hit.data.event as string).slice(0, 3))).toEqual(['x', 'eee', '\ufffd%A', 'nul']);
     expect(recorded[0]).toMatchObject({ user_id: null, data: { event: 'x', value: { amount: 0, currency: 'USD' } } });
     expect((recorded[1]!.data.event as string).length).toBe(100);
     expect((recorded[1]!.data.path as string).length).toBe(200);
+    expect(recorded[3]!.data.params).toEqual({});
+  });
+
+  it('leaves other methods on statics.png to the API, which refuses them', async () => {
+    const answer = await gateway.call('POST', '/api/statics.png', { body: {} });
+    expect(answer.status).not.toBe(200);
   });
 });
 

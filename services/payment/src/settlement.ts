@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Counter } from 'prom-client';
 import {
   appendEvent,
   type Database,
@@ -7,6 +8,7 @@ import {
   type Executor,
   type Logger,
   type Mailer,
+  type Metrics,
   type PaymentProvider,
   type SavedMethod,
 } from '@cliffhanger/platform';
@@ -25,6 +27,8 @@ export interface PaymentServiceDeps {
   mailer: Mailer;
   provider: PaymentProvider;
   unlock: UnlockLedger;
+  /** Where `payments_total` and `payments_amount_minor_total` are counted, when the process serves /metrics. */
+  metrics?: Metrics;
   /** The clock: tests move it through a year of renewals. */
   now?: () => Date;
 }
@@ -52,6 +56,7 @@ const SETTLEABLE: OrderStatus[] = ['created', 'failed', 'canceled'];
  */
 export function createSettlement(core: Core) {
   const { database, bus, logger, mailer, unlock, now } = core;
+  const counted = core.metrics && paymentMetrics(core.metrics);
 
   async function subscriptionEvent(tx: Executor, type: SubscriptionEvent, sub: SubscriptionRow): Promise<void> {
     const data = { subscriptionId: sub.id, planId: sub.planId, renewsAt: sub.renewsAt.toISOString(), cancelAtPeriodEnd: sub.cancelAtPeriodEnd };
@@ -60,6 +65,7 @@ export function createSettlement(core: Core) {
 
   async function paymentFailedEvent(tx: Executor, order: OrderRow, reason: string): Promise<void> {
     await appendEvent(tx, contextOf(order, `order:${order.id}`), 'payment.failed', { orderId: order.id, reason }, order.userId);
+    counted?.payments.inc({ outcome: 'failed', kind: order.kind });
   }
 
   /** Starts, extends or renews the subscription a paid VIP order pays for. */
@@ -189,6 +195,8 @@ export function createSettlement(core: Core) {
   async function afterSettled(settled: Settled): Promise<void> {
     bus.nudge();
     const orderId = settled.order.id;
+    counted?.payments.inc({ outcome: 'succeeded', kind: settled.order.kind });
+    counted?.amount.inc({ currency: settled.order.currency }, settled.order.priceAmount);
     await syncOrder(orderId).catch((error: unknown) => logger.error({ err: error, orderId }, 'unlock service not told of a paid order; the sweep retries'));
     await sendReceipt(settled).catch((error: unknown) => logger.error({ err: error, orderId }, 'receipt not sent'));
   }
@@ -228,3 +236,16 @@ export function createSettlement(core: Core) {
 }
 
 export type Settlement = ReturnType<typeof createSettlement>;
+
+/** Payments as an operator watches them (a failure ratio worth an alert), one set per process. */
+function paymentMetrics({ registry }: Metrics) {
+  const existing = (name: string) => registry.getSingleMetric(name) as Counter<string> | undefined;
+  return {
+    payments:
+      existing('payments_total') ??
+      new Counter({ name: 'payments_total', help: 'Payments settled or failed, by outcome and order kind (coins, vip)', labelNames: ['outcome', 'kind'], registers: [registry] }),
+    amount:
+      existing('payments_amount_minor_total') ??
+      new Counter({ name: 'payments_amount_minor_total', help: 'Money taken by settled payments, in minor units, by currency', labelNames: ['currency'], registers: [registry] }),
+  };
+}

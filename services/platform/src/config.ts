@@ -69,13 +69,26 @@ export const configSchema = z.object({
   GOOGLE_ANALYTICS_ID: z.string().max(100).optional(),
   TIKTOK_PIXEL_ID: z.string().max(100).optional(),
   BIGO_PIXEL_ID: z.string().max(100).optional(),
+  /** Purchases and registrations go to Facebook's Conversions API for FACEBOOK_PIXEL_ID when set (a system user's access token). */
+  FACEBOOK_CAPI_TOKEN: z.string().min(1).max(1000).optional(),
+  /** Facebook's Graph API origin (tests' stand-in); graph.facebook.com otherwise. */
+  FACEBOOK_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
+  /** Purchases and registrations go to TikTok's Events API for TIKTOK_PIXEL_ID when set. */
+  TIKTOK_EVENTS_TOKEN: z.string().min(1).max(1000).optional(),
+  /** TikTok's Business API origin (tests' stand-in); business-api.tiktok.com otherwise. */
+  TIKTOK_EVENTS_URL: z.string().url().default('https://business-api.tiktok.com'),
   /** Proxy hops (or proxy addresses) in front of the gateway whose X-Forwarded-For is believed; none by default. */
   TRUST_PROXY: trustProxy,
   /** Per client address and minute, each counted in Redis across replicas when REDIS_URL is set. */
   RATE_LIMIT_AUTH_PER_MINUTE: perMinute(20),
   RATE_LIMIT_GUEST_PER_MINUTE: perMinute(30),
   RATE_LIMIT_HISTORY_PER_MINUTE: perMinute(120),
+  /** statics.png hits recorded per client address and minute, counted by each gateway alone; past it the PNG is still answered. */
   RATE_LIMIT_PIXEL_PER_MINUTE: perMinute(600),
+  /** statics.png hits a gateway holds while they wait to be written (or while the database is away); past it new hits are dropped. */
+  PIXEL_BUFFER_HITS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** How long a statics.png hit waits, at most, before its batch is written. */
+  PIXEL_FLUSH_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
   /** A session unused this long is refused; every use (at most one write an hour) starts the count again. */
   SESSION_IDLE_DAYS: z.coerce.number().positive().max(3650).default(30),
   /** Days the outbox keeps delivered events, and processed-event marks are kept. */
@@ -96,6 +109,16 @@ export const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   /** Which payment provider; unset picks Stripe when STRIPE_SECRET_KEY is set. `sandbox` allows it under NODE_ENV=production. */
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).optional(),
+  /** Traces are exported by OTLP/HTTP to `<this>/v1/traces` when set; nothing is exported otherwise. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  /** The service name traces carry; `cliffhanger-<TARGET>` by default. */
+  OTEL_SERVICE_NAME: z.string().min(1).max(100).optional(),
+  /** Errors (and 3 traces in 10) go to Sentry, from the server and the browser, when set. */
+  SENTRY_DSN: z
+    .string()
+    .url()
+    .refine((dsn) => /^https?:$/.test(new URL(dsn).protocol) && new URL(dsn).username !== '' && /\/\d+$/.test(new URL(dsn).pathname), 'a Sentry DSN (https://<key>@<host>/<project id>)')
+    .optional(),
 });
 
 /** `dataDir`: DATA_DIR resolved; `serviceUrls`: where each module running apart is reached, from `<NAME>_SERVICE_URL`. */

@@ -10,7 +10,10 @@ export interface RequestContext {
   requestId: string;
   userId: string | null;
   attribution: Attribution;
-  /** The W3C trace context (`traceparent`) the request came with; its events carry it on. */
+  /**
+   * The W3C trace context (`traceparent`) of the request's span: an event written for the request
+   * where that span is not active still continues its trace.
+   */
   traceparent?: string;
 }
 

@@ -4,6 +4,7 @@ export * from './envelope.ts';
 export * from './errors.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
+export { installTracing, type TracingOptions } from './observability/index.ts';
 export * from './platform.ts';
 export * from './secrets.ts';
 export * from './db/index.ts';

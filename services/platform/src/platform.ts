@@ -10,6 +10,8 @@ import { createDiskStorage, type MediaStorage } from './storage/index.ts';
 import { createFileMailer, createSmtpMailer, type Mailer } from './mail/mailer.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { timedQueue, watchPlatform } from './platform-metrics.ts';
+import { flushObservability, startObservability, traceTransactions } from './observability/index.ts';
 import { startRetention } from './retention.ts';
 
 /** Everything at the edges a service may use, chosen once from config. */
@@ -41,21 +43,26 @@ export interface PlatformOverrides {
 /** Opens the adapters config asks for and applies the platform's own migrations. */
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL, `cliffhanger-${config.TARGET}`);
+  startObservability(config, logger);
   keepPrivate(config.dataDir, logger);
   const database = overrides.database ?? (await openDatabase(config));
   await migrate(database, 'platform', platformMigrations);
-  return {
+  const metrics = createMetrics(config.TARGET);
+  const platform: Platform = {
     config,
     logger,
-    metrics: createMetrics(config.TARGET),
-    database,
+    metrics,
+    // A service's transaction is a span of the request or consumer that opened it.
+    database: traceTransactions(database),
     bus: overrides.bus ?? createEventBus(config, database, logger),
-    queue: overrides.queue ?? createJobQueue(config, database, logger),
+    queue: timedQueue(overrides.queue ?? createJobQueue(config, database, logger), metrics),
     storage: createDiskStorage(path.join(config.dataDir, 'media')),
     redis: config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null,
     mailer: overrides.mailer ?? (config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createFileMailer(path.join(config.dataDir, 'mail'), logger)),
     lifecycle: { stopping: false },
   };
+  watchPlatform(platform);
+  return platform;
 }
 
 /**
@@ -86,4 +93,5 @@ export async function stopPlatform(platform: Platform): Promise<void> {
   await platform.bus.stop();
   await platform.database.close();
   platform.redis?.disconnect();
+  await flushObservability();
 }

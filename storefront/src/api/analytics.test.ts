@@ -1,8 +1,12 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { keepAttribution, keepUserId } from '../lib/attribution';
-import { EVENT_DEFAULTS, staticsQuery } from './analytics';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { keepAttribution, keepUserId, keepUserToken } from '../lib/attribution';
+import { EVENT_DEFAULTS, staticsQuery, trackEvent } from './analytics';
 
 beforeEach(() => localStorage.clear());
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('analytics events', () => {
   it('default to currency USD and value 0', () => {
@@ -27,5 +31,38 @@ describe('analytics events', () => {
       fbclid: 'fb-1',
       ttclid: 'tt-1',
     });
+  });
+
+  it('are sent as a GET of statics.png that carries the user token, and outlive the page', () => {
+    keepUserToken('user-token-3');
+    keepAttribution('?token=ref-1&fbclid=fb-1');
+    const fetch = vi.fn(async () => new Response(null));
+    vi.stubGlobal('fetch', fetch);
+
+    trackEvent('video_view', { videoId: 'v1', episodeId: 'e1' });
+
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    const hit = new URL(url, 'http://localhost');
+    expect(hit.pathname).toBe('/api/statics.png');
+    expect(Object.fromEntries(hit.searchParams)).toMatchObject({ event: 'video_view', videoId: 'v1', episodeId: 'e1' });
+    expect(init.method ?? 'GET').toBe('GET');
+    expect(init.keepalive).toBe(true);
+    expect(init.headers).toEqual({ 'x-user-token': 'user-token-3', 'x-referrer-token': 'ref-1', 'x-fbclid': 'fb-1' });
+  });
+
+  it('never throw, whether the hit fails on the way or cannot even be sent', async () => {
+    const rejected = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    vi.stubGlobal('fetch', rejected);
+    expect(() => trackEvent('page_view')).not.toThrow();
+    await Promise.resolve();
+    expect(rejected).toHaveBeenCalledTimes(1);
+
+    vi.stubGlobal('fetch', () => {
+      throw new TypeError('keepalive quota exceeded');
+    });
+    expect(() => trackEvent('page_view')).not.toThrow();
   });
 });

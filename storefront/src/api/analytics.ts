@@ -24,8 +24,30 @@ export function staticsQuery(event: string, params: EventParams = {}): URLSearch
   return query;
 }
 
-/** Fires the analytics pixel with an Image, so it never blocks, never throws and needs no CORS. */
+/** The headers of a statics.png hit: the pixel counts a hit for the user whose token it carries. */
+export function staticsHeaders(): Record<string, string> {
+  const { userToken, referrerToken, fbclid, ttclid } = readAttribution();
+  const headers: Record<string, string> = {};
+  if (userToken) headers['x-user-token'] = userToken;
+  if (referrerToken) headers['x-referrer-token'] = referrerToken;
+  if (fbclid) headers['x-fbclid'] = fbclid;
+  if (ttclid) headers['x-ttclid'] = ttclid;
+  return headers;
+}
+
+/**
+ * Fires the analytics pixel. A fetch rather than an Image, because an image cannot carry the user
+ * token; `keepalive` lets a hit sent as the page goes away (pagehide) still arrive. It never blocks
+ * and never throws: a lost hit is only a lost hit.
+ */
 export function trackEvent(event: string, params?: EventParams): void {
-  const pixel = new Image(1, 1);
-  pixel.src = `/api/statics.png?${staticsQuery(event, params).toString()}`;
+  try {
+    fetch(`/api/statics.png?${staticsQuery(event, params).toString()}`, {
+      headers: staticsHeaders(),
+      credentials: 'same-origin',
+      keepalive: true,
+    }).catch(() => undefined);
+  } catch {
+    // fetch itself refused (a keepalive quota, a page being torn down): the hit is dropped.
+  }
 }

@@ -11,13 +11,18 @@ interface Captured {
 
 let calls: Captured[];
 let toasts: string[];
-let pixels: string[];
+let pixels: Captured[];
 let stopToasts: () => void;
 
+/** Answers every API call with `body`; statics.png hits are kept apart, in `pixels`. */
 function answer(body: unknown, status = 200, headers: Record<string, string> = {}) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
+      if (url.startsWith('/api/statics.png')) {
+        pixels.push({ url, init });
+        return new Response(null, { headers: { 'content-type': 'image/png' } });
+      }
       calls.push({ url, init });
       return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
     }),
@@ -35,9 +40,6 @@ beforeEach(() => {
   toasts = [];
   pixels = [];
   stopToasts = onToast((toast) => toasts.push(toast.text));
-  vi.spyOn(HTMLImageElement.prototype, 'src', 'set').mockImplementation((value: string) => {
-    pixels.push(value);
-  });
 });
 
 afterEach(() => {
@@ -130,9 +132,12 @@ describe('the API client', () => {
     await expect(api.get('/api/homepage')).rejects.toMatchObject({ code: 429, httpStatus: 429 });
     expect(toasts).toEqual(['Too many requests, slow down']);
     expect(pixels).toHaveLength(1);
-    const query = new URL(pixels[0]!, 'http://localhost').searchParams;
-    expect(new URL(pixels[0]!, 'http://localhost').pathname).toBe('/api/statics.png');
-    expect(query.get('event')).toBe('api_homepage_429');
+    const hit = new URL(pixels[0]!.url, 'http://localhost');
+    expect(hit.pathname).toBe('/api/statics.png');
+    expect(hit.searchParams.get('event')).toBe('api_homepage_429');
+    expect(hit.searchParams.get('url')).toBe('/api/homepage');
+    expect(hit.searchParams.get('status')).toBe('429');
+    expect((pixels[0]!.init.headers as Record<string, string>)['x-user-token']).toBe('user-token-9');
   });
 
   it('announces 401 so the shell can send the user to /login, and 402 so it can open the unlock sheet', async () => {

@@ -59,7 +59,6 @@ function renderShell(path: string) {
 beforeEach(() => {
   localStorage.clear();
   keepUserToken('user-token-1');
-  vi.spyOn(HTMLImageElement.prototype, 'src', 'set').mockImplementation(() => undefined);
 });
 
 afterEach(() => {

@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   clickIds: 'cliffhanger.clickIds',
   language: 'cliffhanger.language',
   searchHistory: 'cliffhanger.searchHistory',
+  /** Orders whose purchase was already reported to the analytics and ad pixels (lib/conversions.ts). */
+  reportedOrders: 'cliffhanger.reportedOrders',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -1,25 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { trackEvent } from '../api/analytics';
 import { reportQueries } from '../api/reportQueries';
+import { loadPixels } from './adPixels';
+import { trackPageView } from './conversions';
 
-// Ad-pixel ids the operator configured (GET /api/reports); page views carry them so the analytics
-// service can forward conversions server-side instead of loading third-party scripts in the page.
-const PIXEL_KEYS = ['facebook_pixel_id', 'google_analytics', 'tiktok_pixel', 'bigo_pixel'] as const;
-
+/**
+ * Loads the ad pixels the operator configured (GET /api/reports; none when the call fails) and
+ * reports a page view on every route change. A page view made before the pixel ids are known waits
+ * for them in lib/adPixels.ts.
+ */
 export function usePageViews(): void {
   const location = useLocation();
   const pixels = useQuery(reportQueries.pixelConfig());
-  const ready = !pixels.isPending;
+  const settled = !pixels.isPending;
 
   useEffect(() => {
-    if (!ready) return;
-    const configured = Object.fromEntries(
-      (pixels.data ?? [])
-        .filter((item) => (PIXEL_KEYS as readonly string[]).includes(item.config_key) && item.config_value)
-        .map((item) => [item.config_key, item.config_value]),
-    );
-    trackEvent('page_view', { path: location.pathname, ...configured });
-  }, [location.pathname, ready, pixels.data]);
+    if (settled) loadPixels(pixels.data ?? []);
+  }, [settled, pixels.data]);
+
+  useEffect(() => {
+    trackPageView(location.pathname);
+  }, [location.pathname]);
 }

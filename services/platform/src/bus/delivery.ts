@@ -1,12 +1,15 @@
+import { SpanKind } from '@opentelemetry/api';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Database, type Executor } from '../db/database.ts';
+import { inSpan, remoteContext } from '../observability/tracing.ts';
 import type { EventHandler } from './bus.ts';
 import { eventFromRow, type BusEvent, type OutboxRow } from './events.ts';
 
 /**
  * Applies `event` for `consumer` at most once: the processed mark and the handler's writes share
  * `tx`, so either both land or neither does. Answers false when the event was already applied.
+ * An event written in a trace is handled in a `process` span, child of its `publish` span, on either bus.
  */
 export async function applyOnce(tx: Executor, consumer: string, event: BusEvent, handler: EventHandler, committed: AfterCommit[]): Promise<boolean> {
   const marked = await queryRows(
@@ -16,7 +19,10 @@ export async function applyOnce(tx: Executor, consumer: string, event: BusEvent,
   );
   if (marked.length === 0) return false;
   const own: AfterCommit[] = [];
-  await handler(event, tx, { afterCommit: (work) => own.push(work) });
+  const attributes = { 'messaging.operation.type': 'process', 'messaging.destination.name': event.type, 'messaging.message.id': event.id, 'messaging.consumer.group.name': consumer };
+  await inSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER, attributes }, event.traceparent ? remoteContext(event.traceparent) : null, () =>
+    handler(event, tx, { afterCommit: (work) => own.push(work) }),
+  );
   // Only a handler that succeeded leaves work for after the commit: a failed one's savepoint rolled back.
   committed.push(...own);
   return true;

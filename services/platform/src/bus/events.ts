@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { checkPayload, type EventType } from '@cliffhanger/proto';
+import { SpanKind } from '@opentelemetry/api';
 import { sql } from 'drizzle-orm';
 import type { Attribution, RequestContext } from '../context.ts';
 import type { Executor } from '../db/database.ts';
+import { continuing, inSpan, traceparentOf } from '../observability/tracing.ts';
 
 export { eventTypes, type EventType } from '@cliffhanger/proto';
 
@@ -13,13 +15,17 @@ export interface BusEvent<T = Record<string, unknown>> {
   userId: string | null;
   attribution: Attribution;
   data: T;
-  /** The W3C trace context of the request that caused it, when that request had one. */
+  /**
+   * The W3C trace context of its outbox span, when it was written in a trace (a request, a
+   * consumer): its consumers' spans are children of that span.
+   */
   traceparent?: string;
 }
 
 /**
  * Writes an event to the outbox inside the caller's transaction, so it exists exactly when the
- * change that caused it does. The relay publishes it after commit.
+ * change that caused it does. The relay publishes it after commit. Written in a trace (the active
+ * span, else the context's `traceparent`), it is a `publish` span of it and carries that span's context.
  */
 export async function appendEvent<T extends Record<string, unknown>>(
   tx: Executor,
@@ -27,21 +33,28 @@ export async function appendEvent<T extends Record<string, unknown>>(
   type: EventType,
   data: T,
   userId: string | null = context.userId,
+  /** When it happened, if not now: the pixel writes its buffered hits a moment later. */
+  occurredAt: Date = new Date(),
 ): Promise<BusEvent<T>> {
   checkPayload(type, data);
-  const event: BusEvent<T> = {
-    id: randomUUID(),
-    type,
-    time: new Date().toISOString(),
-    userId,
-    attribution: context.attribution,
-    data,
-    ...(context.traceparent && { traceparent: context.traceparent }),
-  };
-  await tx.execute(sql`
-    insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data, traceparent)
-    values (${event.id}, ${type}, ${event.time}, ${userId}, ${JSON.stringify(event.attribution)}::jsonb, ${JSON.stringify(data)}::jsonb, ${context.traceparent ?? null})`);
-  return event;
+  const id = randomUUID();
+  const attributes = { 'messaging.system': 'outbox', 'messaging.operation.type': 'send', 'messaging.destination.name': type, 'messaging.message.id': id };
+  return inSpan(`publish ${type}`, { kind: SpanKind.PRODUCER, attributes }, continuing(context.traceparent), async (publishing) => {
+    const traceparent = publishing ? traceparentOf(publishing) : undefined;
+    const event: BusEvent<T> = {
+      id,
+      type,
+      time: occurredAt.toISOString(),
+      userId,
+      attribution: context.attribution,
+      data,
+      ...(traceparent && { traceparent }),
+    };
+    await tx.execute(sql`
+      insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data, traceparent)
+      values (${event.id}, ${type}, ${event.time}, ${userId}, ${JSON.stringify(event.attribution)}::jsonb, ${JSON.stringify(data)}::jsonb, ${traceparent ?? null})`);
+    return event;
+  });
 }
 
 export interface OutboxRow {

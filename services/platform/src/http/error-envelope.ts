@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { failure } from '../envelope.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { reportCrash } from '../observability/sentry.ts';
 
 /** Unknown /api paths: an HTTP 404 in the envelope, never the storefront's HTML. */
 export function apiNotFound(req: Request, res: Response) {
@@ -18,7 +19,8 @@ const httpErrors: Record<string, { status: number; message: string }> = {
 
 /**
  * The one place errors become envelopes. Domain errors are handled outcomes (HTTP 200 with their
- * code); anything else is a crash: logged with the request id, answered without internals.
+ * code); anything else is a crash: logged with the request id (and reported to Sentry when it
+ * runs), answered without internals.
  */
 export function errorEnvelope(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -45,6 +47,7 @@ export function errorEnvelope(logger: Logger) {
     }
     const requestId = req.context?.requestId ?? res.getHeader('x-request-id');
     logger.error({ err: error, requestId, method: req.method, path: req.path }, 'request crashed');
+    reportCrash(error, { method: req.method, url: `${req.protocol}://${req.get('host')}${req.originalUrl.split('?')[0]}`, requestId: String(requestId) });
     res.status(500).json(failure(500, `Something went wrong on our side (request ${requestId})`));
   };
 }

@@ -9,15 +9,14 @@ import { apiMethodGuard, inputGuard } from './input-guard.ts';
 import { closeWhenStopping, operationsRoutes } from './operations.ts';
 import { mountRateLimits } from './rate-limits.ts';
 import { requestContext, type Authenticate } from './request-context.ts';
+import { traceRequests } from './tracing.ts';
 
 export interface GatewayOptions {
   platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger' | 'config' | 'redis' | 'lifecycle'>;
   authenticate: Authenticate;
   /** The services' public routers (in this process) and forwarders (to services running apart). */
   routes: Router[];
-  /** Calls answered whatever their input (the pixel): the edge's input rule lets them through. */
-  anyInput?: string[];
-  /** Calls limited per client address: logins and password mails, guest creation, history writes, the pixel. */
+  /** Calls limited per client address: logins and password mails, guest creation, history writes. */
   rateLimited: RateLimitedCall[];
   /** The storefront's pages, after the API; none serves only the API. */
   pages?: express.RequestHandler[];
@@ -43,9 +42,10 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use(compression());
   app.use(operationsRoutes(platform, options.readiness));
 
+  app.use('/api', traceRequests('browser'));
   app.use('/api', apiMethodGuard);
   app.use('/api', jsonBody());
-  app.use('/api', inputGuard(options.anyInput));
+  app.use('/api', inputGuard);
   app.use('/api', requestContext(options.authenticate));
   mountRateLimits(app, platform, options.rateLimited);
   for (const router of options.routes) app.use(router);
@@ -63,16 +63,42 @@ const stripeSources = {
   connectSrc: ['https://api.stripe.com'],
 };
 
-function securityPolicy(config: Pick<Platform['config'], 'STRIPE_PUBLISHABLE_KEY'>) {
+// What the storefront's ad pixels need (storefront/src/lib/adPixels.ts), each only where its id is
+// configured: Meta's fbevents.js and its beacons; gtag.js and Google Analytics' collection (Google's
+// Content-Security-Policy guide for GA4); TikTok's pixel; Bigo's events.js.
+const pixelSources = {
+  FACEBOOK_PIXEL_ID: { scriptSrc: ['https://connect.facebook.net'], imgSrc: ['https://www.facebook.com'], connectSrc: ['https://www.facebook.com'] },
+  GOOGLE_ANALYTICS_ID: {
+    scriptSrc: ['https://www.googletagmanager.com'],
+    imgSrc: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://www.googletagmanager.com'],
+    connectSrc: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://www.googletagmanager.com'],
+  },
+  TIKTOK_PIXEL_ID: { scriptSrc: ['https://analytics.tiktok.com'], imgSrc: [], connectSrc: ['https://analytics.tiktok.com'] },
+  BIGO_PIXEL_ID: { scriptSrc: ['https://api.imotech.video'], imgSrc: ['https://api.imotech.video'], connectSrc: ['https://api.imotech.video'] },
+} as const;
+
+type PixelSetting = keyof typeof pixelSources;
+
+function pixelSourcesFor(config: Pick<Platform['config'], PixelSetting>, directive: 'scriptSrc' | 'imgSrc' | 'connectSrc'): string[] {
+  return (Object.keys(pixelSources) as PixelSetting[]).filter((setting) => config[setting]).flatMap((setting) => pixelSources[setting][directive]);
+}
+
+function securityPolicy(config: Pick<Platform['config'], 'STRIPE_PUBLISHABLE_KEY' | 'SENTRY_DSN' | PixelSetting>) {
   const stripe = Boolean(config.STRIPE_PUBLISHABLE_KEY);
   return {
     defaultSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
+    imgSrc: ["'self'", 'data:', 'blob:', ...pixelSourcesFor(config, 'imgSrc')],
     mediaSrc: ["'self'", 'blob:'],
     workerSrc: ["'self'", 'blob:'],
-    connectSrc: ["'self'", ...(stripe ? stripeSources.connectSrc : [])],
+    // The browser's Sentry reports go to the DSN's host.
+    connectSrc: [
+      "'self'",
+      ...(stripe ? stripeSources.connectSrc : []),
+      ...(config.SENTRY_DSN ? [new URL(config.SENTRY_DSN).origin] : []),
+      ...pixelSourcesFor(config, 'connectSrc'),
+    ],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    scriptSrc: ["'self'", ...(stripe ? stripeSources.scriptSrc : [])],
+    scriptSrc: ["'self'", ...(stripe ? stripeSources.scriptSrc : []), ...pixelSourcesFor(config, 'scriptSrc')],
     // Unset, frames fall back to default-src 'self'; said out loud only when Stripe adds to it.
     ...(stripe && { frameSrc: ["'self'", ...stripeSources.frameSrc] }),
     upgradeInsecureRequests: null,

@@ -29,18 +29,10 @@ function findProblem(value: unknown, path: string, depth: number): { field: stri
 /**
  * One rule for every field of every call, at the edge: a NUL (which PostgreSQL cannot store) in the
  * path, the query or the body, or a body nested absurdly deep, is a 422 naming the field, before any
- * route or service sees it. `anyInput` calls (the pixel) are answered whatever they carry: their
- * routes keep what makes sense of it themselves.
+ * route or service sees it. (The pixel, which answers whatever it is sent, is answered in front of
+ * this: a module's `Edge`.)
  */
-export function inputGuard(anyInput: string[] = []) {
-  const lenient = new Set(anyInput);
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (lenient.has(req.originalUrl.split('?')[0]!)) return next();
-    refuseHostileInput(req, res, next);
-  };
-}
-
-function refuseHostileInput(req: Request, _res: Response, next: NextFunction) {
+export function inputGuard(req: Request, _res: Response, next: NextFunction) {
   let path: string;
   try {
     path = decodeURIComponent(req.path);

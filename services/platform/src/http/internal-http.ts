@@ -2,10 +2,12 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import type { Envelope } from '../envelope.ts';
 import type { RequestContext } from '../context.ts';
+import { traceOutgoingCall } from './tracing.ts';
 
 /**
- * How services that run apart talk: the gateway and services send a shared INTERNAL_TOKEN and the
- * request context (request id, user, attribution) in headers; answers are the usual envelope.
+ * How services that run apart talk: the gateway and services send a shared INTERNAL_TOKEN, the
+ * request context (request id, user, attribution) and the trace context (`traceparent` of the
+ * call's client span) in headers; answers are the usual envelope.
  */
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 export const CONTEXT_HEADER = 'x-cliffhanger-context';
@@ -42,13 +44,22 @@ export function createServiceClient(baseUrl: string, internalToken: string, time
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: internalToken, accept: 'application/json' };
     if (context) headers[CONTEXT_HEADER] = encodeContext(context);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(new URL(path, baseUrl), {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const envelope = (await response.json()) as Envelope<T>;
+    const url = new URL(path, baseUrl);
+    const call = traceOutgoingCall(method, url);
+    let envelope: Envelope<T>;
+    try {
+      const response = await fetch(url, {
+        method,
+        headers: { ...headers, ...call?.headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      envelope = (await response.json()) as Envelope<T>;
+      call?.end({ status: response.status });
+    } catch (error) {
+      call?.end({ error });
+      throw error;
+    }
     if (envelope.code !== 200) throw new AppError(envelope.code, envelope.message, envelope.data);
     return envelope.data;
   }

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { failure } from '../envelope.ts';
 import type { Logger } from '../logger.ts';
 import { CONTEXT_HEADER, encodeContext, INTERNAL_TOKEN_HEADER } from './internal-http.ts';
+import { traceOutgoingCall } from './tracing.ts';
 
 // Headers a service's answer may carry back to the browser.
 const passedBack = [
@@ -20,8 +21,9 @@ const passedOn = [
 
 /**
  * Forwards a request to the service that owns it (services running apart), with the request
- * context the gateway built and the internal token. A JSON body the gateway already read is sent
- * byte for byte; any other body (an upload) streams through untouched.
+ * context the gateway built, the internal token and the trace context of a client span (the
+ * browser's own `traceparent` stays with the gateway's span). A JSON body the gateway already read
+ * is sent byte for byte; any other body (an upload) streams through untouched.
  */
 export function forwardTo(baseUrl: string, internalToken: string, logger: Logger) {
   const target = new URL(baseUrl);
@@ -29,6 +31,8 @@ export function forwardTo(baseUrl: string, internalToken: string, logger: Logger
     const headers: http.OutgoingHttpHeaders = { [INTERNAL_TOKEN_HEADER]: internalToken };
     for (const name of passedOn) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
     if (req.context) headers[CONTEXT_HEADER] = encodeContext(req.context);
+    const call = traceOutgoingCall(req.method, new URL(req.originalUrl, target));
+    Object.assign(headers, call?.headers);
     // A body the gateway already read is sent as it arrived (a signed webhook stays verifiable).
     const body = req.rawBody ?? null;
     if (body) headers['content-length'] = body.length;
@@ -38,6 +42,7 @@ export function forwardTo(baseUrl: string, internalToken: string, logger: Logger
     const upstream = http.request(
       { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.originalUrl, headers },
       (answer) => {
+        answer.once('close', () => call?.end({ status: answer.statusCode ?? 502 }));
         res.status(answer.statusCode ?? 502);
         for (const name of passedBack) if (answer.headers[name] !== undefined) res.setHeader(name, answer.headers[name]!);
         answer.pipe(res);
@@ -45,6 +50,7 @@ export function forwardTo(baseUrl: string, internalToken: string, logger: Logger
     );
     upstream.setTimeout(100_000, () => upstream.destroy(new Error('service timed out')));
     upstream.on('error', (error) => {
+      call?.end({ error });
       logger.error({ err: error, target: baseUrl, path: req.originalUrl, requestId: req.context?.requestId }, 'service unreachable');
       if (res.headersSent) res.destroy();
       else res.status(502).json(failure(502, 'This part of Cliffhanger is unavailable right now. Please try again.'));

@@ -1,4 +1,4 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Config } from '../config.ts';
@@ -10,7 +10,6 @@ const perMinuteOf = {
   auth: 'RATE_LIMIT_AUTH_PER_MINUTE',
   guest: 'RATE_LIMIT_GUEST_PER_MINUTE',
   history: 'RATE_LIMIT_HISTORY_PER_MINUTE',
-  pixel: 'RATE_LIMIT_PIXEL_PER_MINUTE',
 } as const satisfies Record<RateLimitName, keyof Config>;
 
 const refusal = (name: RateLimitName) =>
@@ -34,7 +33,7 @@ export function mountRateLimits(app: Express, platform: Pick<Platform, 'config' 
       legacyHeaders: false,
       // Without TRUST_PROXY a client's own X-Forwarded-For is ignored on purpose: not a misconfiguration to warn about.
       validate: { xForwardedForHeader: false },
-      // Should Redis fail, password guesses stay refused; guests, history and the pixel keep working uncounted.
+      // Should Redis fail, password guesses stay refused; guests and history keep working uncounted.
       passOnStoreError: name !== 'auth',
       ...(redis
         ? {
@@ -44,11 +43,7 @@ export function mountRateLimits(app: Express, platform: Pick<Platform, 'config' 
             }),
           }
         : {}),
-      handler: (req, res, next) => {
-        const overLimit = res.locals.overLimit as RequestHandler | undefined;
-        if (overLimit) return void overLimit(req, res, next);
-        res.status(429).json(failure(429, refusal(name)));
-      },
+      handler: (_req, res) => void res.status(429).json(failure(429, refusal(name))),
     });
     limiters.set(name, limiter);
     return limiter;
@@ -57,7 +52,6 @@ export function mountRateLimits(app: Express, platform: Pick<Platform, 'config' 
     const limiter = limiterOf(call.limit ?? 'auth');
     app[call.method === 'GET' ? 'get' : 'post'](call.path, (req, res, next) => {
       if (call.onlyAnonymous && req.context?.userId) return next();
-      res.locals.overLimit = call.overLimit;
       return limiter(req, res, next);
     });
   }

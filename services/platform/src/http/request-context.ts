@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Attribution } from '../context.ts';
+import { activeTraceparent } from '../observability/tracing.ts';
 
 /** Resolves a user token to its user id, or null. */
 export type Authenticate = (token: string | undefined) => Promise<string | null>;
@@ -10,14 +11,11 @@ export type Authenticate = (token: string | undefined) => Promise<string | null>
 const clean = (value: unknown): string | null =>
   typeof value === 'string' && value.length > 0 && value.length <= 512 && !/[\u0000-\u001f\u007f]/.test(value) ? value : null;
 const requestIdOf = (value: string | undefined) => (value && /^[\w.:-]{1,100}$/.test(value) ? value : null);
-// W3C Trace Context, version 00: an all-zero trace or parent id is invalid and dropped.
-const traceparentOf = (value: string | undefined) =>
-  value && /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : null;
 
 /**
  * Builds the request context every service call and event receives: a request id, the user of
  * the token, the attribution (headers first, then fbclid/ttclid from query or JSON body), and the
- * caller's trace context when it sent a valid one.
+ * trace context of the request's span (`traceRequests`), child of the caller's when it sent one.
  */
 export function requestContext(authenticate: Authenticate) {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -29,7 +27,7 @@ export function requestContext(authenticate: Authenticate) {
       fbclid: clean(req.get('x-fbclid')) ?? clean(req.query.fbclid) ?? clean(body.fbclid),
       ttclid: clean(req.get('x-ttclid')) ?? clean(req.query.ttclid) ?? clean(body.ttclid),
     };
-    const traceparent = traceparentOf(req.get('traceparent'));
+    const traceparent = activeTraceparent();
     req.context = { requestId, userId: await authenticate(req.get('x-user-token')), attribution, ...(traceparent && { traceparent }) };
     next();
   };

@@ -8,6 +8,7 @@ import { jsonBody } from './express-request.ts';
 import { inputGuard } from './input-guard.ts';
 import { CONTEXT_HEADER, decodeContext, INTERNAL_TOKEN_HEADER, sameSecret } from './internal-http.ts';
 import { closeWhenStopping, operationsRoutes } from './operations.ts';
+import { traceRequests } from './tracing.ts';
 
 /**
  * The HTTP face of one service running apart (TARGET=user, catalog, transcoder): operations
@@ -19,20 +20,20 @@ export function createServiceApp(
   internalToken: string,
   routes: Router[],
   readiness?: Readiness,
-  anyInput: string[] = [],
 ) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(closeWhenStopping(platform));
   app.use(operationsRoutes(platform, readiness));
+  app.use(traceRequests('service'));
   app.use((req, _res, next) => {
     if (!sameSecret(internalToken, req.get(INTERNAL_TOKEN_HEADER))) return next(new Forbidden('Internal calls only'));
     req.context = decodeContext(req.get(CONTEXT_HEADER)) ?? systemContext();
     next();
   });
   app.use(jsonBody());
-  app.use(inputGuard(anyInput));
+  app.use(inputGuard);
   for (const router of routes) app.use(router);
   app.use(apiNotFound);
   app.use(errorEnvelope(platform.logger));

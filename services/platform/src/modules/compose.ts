@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { Router, type RequestHandler } from 'express';
 import { ConfigError, type Config } from '../config.ts';
 import { migrate } from '../db/index.ts';
@@ -8,7 +9,7 @@ import { forwardTo } from '../http/proxy.ts';
 import type { Authenticate } from '../http/request-context.ts';
 import { createServiceApp } from '../http/service-app.ts';
 import type { Platform } from '../platform.ts';
-import type { Background, ModuleInstance, Readiness, ServiceModule } from './module.ts';
+import type { Background, Edge, ModuleInstance, Readiness, ServiceModule } from './module.ts';
 
 /** The target that is not a service: the public face (storefront, `/api` routing, rate limits). */
 export const GATEWAY = 'gateway';
@@ -22,8 +23,13 @@ export interface Registry {
 /** What a process runs: its HTTP app, and the work beside serving that starts with the platform. */
 export interface Composition {
   app: express.Express;
+  /** What the HTTP server serves: the modules' edge calls, answered in front of `app`, then `app`. */
+  listener: RequestListener;
   /** The modules built in this process, by name. */
   instances: Map<string, ModuleInstance>;
+  /** The edge calls a gateway answers itself (none in a service process). */
+  edges: Edge[];
+  /** Starts the modules' background work; its stop also writes out what the edges hold. */
   startBackground(): Background;
 }
 
@@ -104,23 +110,39 @@ export async function composeTarget(platform: Platform, registry: Registry, opti
     }
     return null;
   };
-  const app = target.gateway
-    ? gatewayApp(platform, registry, { local, instances, options, remoteClientOf, urlOf, readiness })
+  const gateway = target.gateway ? gatewayApp(platform, registry, { local, instances, options, remoteClientOf, urlOf, readiness }) : null;
+  const app = gateway
+    ? gateway.app
     : createServiceApp(
         platform,
         required(config, 'INTERNAL_TOKEN', `TARGET=${config.TARGET} runs apart from the gateway`),
         [...built.flatMap((instance) => (instance.media ? [Router().use(instance.media)] : [])), ...built.flatMap((instance) => [...(instance.routes ?? []), ...(instance.internalRoutes ?? [])])],
         readiness,
-        target.modules.flatMap((module) => module.anyInput ?? []),
       );
+  const edges = gateway?.edges ?? [];
 
   return {
     app,
+    listener: edgeListener(edges, app),
     instances,
+    edges,
     startBackground() {
       const running = built.flatMap((instance) => (instance.background ? [instance.background()] : []));
-      return { stop: async () => void (await Promise.all(running.map((work) => work.stop()))) };
+      return { stop: async () => void (await Promise.all([...running, ...edges].map((work) => work.stop()))) };
     },
+  };
+}
+
+/** Answers the edge calls (GET and HEAD of their exact path) before Express parses anything. */
+function edgeListener(edges: Edge[], app: express.Express): RequestListener {
+  if (edges.length === 0) return app;
+  const byPath = new Map(edges.map((edge) => [edge.path, edge]));
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const edge = req.method === 'GET' || req.method === 'HEAD' ? byPath.get(query === -1 ? url : url.slice(0, query)) : undefined;
+    if (edge) edge.handle(req, res);
+    else app(req, res);
   };
 }
 
@@ -164,16 +186,19 @@ function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts)
   const identity = (parts.local.has(registry.identity)
     ? lazyClient(() => parts.instances.get(registry.identity)!.client as object)
     : parts.remoteClientOf(registry.identity, identityWhy)) as { authenticate: Authenticate };
-  return createGatewayApp({
+  const authenticate: Authenticate = (token) => identity.authenticate(token);
+  // Edges run in every gateway, wherever their module runs: they answer without reaching it.
+  const edges = registry.modules.flatMap((module) => (module.edge ? [module.edge({ platform, authenticate })] : []));
+  const app = createGatewayApp({
     platform,
-    authenticate: (token) => identity.authenticate(token),
+    authenticate,
     routes,
     rateLimited: registry.modules.flatMap((module) => module.rateLimited ?? []),
-    anyInput: registry.modules.flatMap((module) => module.anyInput ?? []),
     pages: parts.options.pages,
     readiness: parts.readiness,
     media,
   });
+  return { app, edges };
 }
 
 /**

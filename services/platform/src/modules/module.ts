@@ -1,9 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Router } from 'express';
 import type { Platform } from '../platform.ts';
 import type { ServiceClient } from '../http/internal-http.ts';
+import type { Authenticate } from '../http/request-context.ts';
 
 /** A limit of config's `RATE_LIMIT_<NAME>_PER_MINUTE`: calls naming the same limit share one count per client address. */
-export type RateLimitName = 'auth' | 'guest' | 'history' | 'pixel';
+export type RateLimitName = 'auth' | 'guest' | 'history';
 
 /** A call the gateway limits per client address (Redis-shared with REDIS_URL), wherever its module runs. */
 export interface RateLimitedCall {
@@ -14,8 +16,25 @@ export interface RateLimitedCall {
   limit?: RateLimitName;
   /** Counts only callers without a valid session: of `GET /api/user`, only the calls that make a guest. */
   onlyAnonymous?: boolean;
-  /** Answers a call over the limit instead of the 429 envelope: the pixel still answers its PNG, recording nothing. */
-  overLimit?: RequestHandler;
+}
+
+/**
+ * A call every gateway answers itself on the bare HTTP server, in front of its Express stack, and
+ * whichever process runs its module: one that must answer at once, whatever its input, without
+ * waiting for storage or another service (the statics.png pixel).
+ */
+export interface Edge {
+  /** The exact path it answers, for GET and HEAD; other methods go on to the API (which refuses them). */
+  path: string;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Writes out what it holds; called after the server stopped accepting requests. */
+  stop(): Promise<void>;
+}
+
+/** What a module's edge receives in the gateway: the platform, and who a user token belongs to. */
+export interface EdgeContext {
+  platform: Platform;
+  authenticate: Authenticate;
 }
 
 /** Why a part cannot serve yet (still starting), or null. */
@@ -72,10 +91,10 @@ export interface ServiceModule<C = unknown> {
   publicPrefixes?: string[];
   /** Calls the gateway rate limits per client address. */
   rateLimited?: RateLimitedCall[];
-  /** Calls answered whatever their input (a pixel must always answer its image): the edge's input rule lets them through to routes that clean it themselves. */
-  anyInput?: string[];
   /** Names of the modules whose clients it uses. */
   needs?: string[];
+  /** Its call answered at every gateway's edge (`Edge`), built where a gateway runs. */
+  edge?(context: EdgeContext): Edge;
   init(context: ModuleContext): Promise<ModuleInstance<C>> | ModuleInstance<C>;
   /** Its client when it runs in another process; without one, nothing reaches it from outside. */
   remoteClient?(context: RemoteContext): C;

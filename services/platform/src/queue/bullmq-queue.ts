@@ -10,6 +10,7 @@ import {
   type JobHandler,
   type JobQueue,
   type JobState,
+  type QueueDepth,
 } from './queue.ts';
 
 export interface BullmqQueueOptions {
@@ -60,6 +61,7 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
   const leaseMs = options.leaseMs ?? 30_000;
   const queues = new Map<string, Queue>();
   const pending: { definition: JobDefinition<unknown>; handler: JobHandler<unknown> }[] = [];
+  const worked = new Set<string>();
   const deadHooks = new Map<string, DeadJobHook<unknown>[]>();
   const workers: Worker[] = [];
   let running = false;
@@ -162,6 +164,7 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
     work(definition, handler) {
       if (running) startWorker(definition, handler as JobHandler<unknown>);
       else pending.push({ definition, handler: handler as JobHandler<unknown> });
+      worked.add(definition.queue);
     },
     onDead(definition, hook) {
       deadHooks.set(definition.queue, [...(deadHooks.get(definition.queue) ?? []), hook as DeadJobHook<unknown>]);
@@ -177,6 +180,16 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
         progress: typeof job.progress === 'number' ? job.progress : 0,
         lastError: job.failedReason ? (STALLED_OUT.has(job.failedReason) ? WORKER_LOST : job.failedReason) : null,
       };
+    },
+    async depth() {
+      const names = new Set([...queues.keys(), ...worked]);
+      const depths: QueueDepth[] = [];
+      for (const name of names) {
+        const counts = await queueOf(name).getJobCounts('waiting', 'prioritized', 'delayed', 'waiting-children', 'active', 'failed');
+        const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0) + (counts['waiting-children'] ?? 0);
+        depths.push({ queue: name, status: 'waiting', jobs: waiting }, { queue: name, status: 'active', jobs: counts.active ?? 0 }, { queue: name, status: 'dead', jobs: counts.failed ?? 0 });
+      }
+      return depths;
     },
     async start() {
       running = true;

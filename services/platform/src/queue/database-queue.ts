@@ -13,6 +13,7 @@ import {
   type JobHandler,
   type JobQueue,
   type JobState,
+  type QueueDepth,
 } from './queue.ts';
 
 export interface DatabaseQueueOptions {
@@ -205,6 +206,13 @@ export function createDatabaseQueue(database: Database, logger: Logger, options:
         sql`select id, status, attempts, progress, last_error from platform.jobs where id = ${id} and queue = ${definition.queue}`,
       );
       return row ? { id: row.id, status: row.status, attempts: row.attempts, progress: row.progress, lastError: row.last_error } : null;
+    },
+    async depth() {
+      const rows = await queryRows<{ queue: string; status: QueueDepth['status']; jobs: number }>(
+        database.db,
+        sql`select queue, status, count(*)::int as jobs from platform.jobs where status <> 'completed' group by queue, status`,
+      );
+      return rows.map((row) => ({ queue: row.queue, status: row.status, jobs: Number(row.jobs) }));
     },
     async start() {
       running = true;

@@ -64,6 +64,12 @@ export interface JobState {
   lastError: string | null;
 }
 
+export interface QueueDepth {
+  queue: string;
+  status: Exclude<JobStatus, 'completed'>;
+  jobs: number;
+}
+
 export interface EnqueueOptions {
   /** Enqueueing an id that already exists does nothing: enqueue is idempotent by id. */
   jobId?: string;
@@ -85,6 +91,8 @@ export interface JobQueue {
   /** Registers what to do when a job of this kind ends dead; runs in the processes that work it. */
   onDead<T>(definition: JobDefinition<T>, hook: DeadJobHook<T>): void;
   getJob(definition: JobDefinition<unknown>, id: string): Promise<JobState | null>;
+  /** Jobs waiting (delayed included), running and dead, per queue this process enqueues to or works (the /metrics depth). */
+  depth(): Promise<QueueDepth[]>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import { composeTarget, type Composition, type Registry } from '../modules/compose.ts';
@@ -45,6 +46,8 @@ const generousLimits = {
   RATE_LIMIT_GUEST_PER_MINUTE: '100000',
   RATE_LIMIT_HISTORY_PER_MINUTE: '100000',
   RATE_LIMIT_PIXEL_PER_MINUTE: '100000',
+  // Pixel hits are written a moment after they arrive; suites wait for them with `eventually`.
+  PIXEL_FLUSH_MS: '20',
 };
 
 /**
@@ -57,8 +60,9 @@ export async function startSite(options: SiteOptions) {
   const platform: Platform = await openTestPlatform(env, options.mailer ? { mailer: options.mailer } : {});
   const composition: Composition = await composeTarget(platform, { modules: options.modules, identity: 'user' } satisfies Registry, { pages: options.pages });
   await startPlatform(platform);
-  const background = options.background === false ? { stop() {} } : composition.startBackground();
-  const server = composition.app.listen(0, '127.0.0.1');
+  const background =
+    options.background === false ? { stop: async () => void (await Promise.all(composition.edges.map((edge) => edge.stop()))) } : composition.startBackground();
+  const server = http.createServer(composition.listener).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -105,9 +109,9 @@ export async function startSite(options: SiteOptions) {
       }, timeoutMs, `episode ${episodeId} to settle`);
     },
     async close() {
-      await background.stop();
       server.closeAllConnections();
       server.close();
+      await background.stop();
       await stopPlatform(platform);
     },
   };

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import { trackEvent } from '../../api/analytics';
 import type { Order, Plan, User } from '../../api/types';
 import { useCurrentUser } from '../../api/userQueries';
 import { useT } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/en';
+import { trackPurchase } from '../../lib/conversions';
 import { formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { usePlans, useRefreshAfterPayment, useSettlingOrder } from './queries';
@@ -73,11 +73,11 @@ export function OrderResultPage() {
     refresh();
   }, [outcome, refresh]);
 
-  // A conversion for the ad pixels, once per order, when the order itself says it succeeded.
+  // A conversion for our pixel and the ad pixels when the order itself says it succeeded; once per
+  // order, however often this page shows it (trackPurchase remembers reported orders).
   const paidOrderId = paid?.id;
   useEffect(() => {
-    if (!paid) return;
-    trackEvent('purchase', { orderId: paid.id, planId: paid.planId, value: (paid.price.amount / 100).toFixed(2), currency: paid.price.currency });
+    if (paid) trackPurchase(paid);
   }, [paidOrderId]);
 
   return (

@@ -123,7 +123,6 @@ beforeEach(() => {
   keepUserToken('user-token-1');
   sent = [];
   serve();
-  vi.spyOn(HTMLImageElement.prototype, 'src', 'set').mockImplementation(() => undefined);
 });
 
 afterEach(() => {
@@ -306,6 +305,29 @@ describe('the result on /order/result', () => {
     expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
     await vi.waitFor(() => expect(calls('GET', '/api/user').length).toBeGreaterThan(userCallsBefore));
     expect(await screen.findByText('550 coins were added. Your balance: 560 coins.')).toBeTruthy();
+  });
+
+  it('reports a succeeded order’s purchase once, with its value, not again when the page shows it again', async () => {
+    // An order of its own: this page remembers every order it has reported, earlier tests' too.
+    orders = [{ ...created(), id: 'o8', status: 'succeeded' }];
+    renderAt('/order/result?orderId=o8');
+    expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
+    const purchases = () => calls('GET', '/api/statics.png').map((call) => new URL(call.url, 'http://localhost').searchParams).filter((query) => query.get('event') === 'purchase');
+    await vi.waitFor(() => expect(purchases()).toHaveLength(1));
+    expect(Object.fromEntries(purchases()[0]!)).toMatchObject({ orderId: 'o8', planId: 'coins-500', value: '4.99', currency: 'USD', eventId: 'order:o8' });
+
+    cleanup();
+    renderAt('/order/result?orderId=o8');
+    expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
+    await vi.waitFor(() => expect(calls('GET', '/api/payment').length).toBeGreaterThan(1));
+    expect(purchases()).toHaveLength(1);
+  });
+
+  it('reports no purchase for an order that did not succeed', async () => {
+    orders = [{ ...created(), status: 'failed' }];
+    renderAt('/order/result?orderId=o7&status=failed');
+    expect(await screen.findByRole('heading', { name: 'Payment failed' })).toBeTruthy();
+    expect(calls('GET', '/api/statics.png').filter((call) => call.url.includes('event=purchase'))).toEqual([]);
   });
 
   it('stops looking after a few tries and says the payment is pending', async () => {

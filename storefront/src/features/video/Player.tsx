@@ -1,12 +1,16 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useT } from '../../i18n/I18nProvider';
 import { attachStream } from './attachStream';
+import { startPlaybackSession } from './playbackQuality';
 import { PlayerControls } from './PlayerControls';
 import { useSwipe } from './useSwipe';
 
 interface PlayerProps {
   /** The HLS master playlist; absent while the episode loads, is locked or is being prepared. */
   url?: string;
+  /** What the playback quality report of the source is about. */
+  videoId: string;
+  episodeId?: string;
   poster: string;
   startAt?: number;
   /** Shown over the poster instead of the video, e.g. the locked or preparing state. */
@@ -22,7 +26,7 @@ interface PlayerProps {
 const HIDE_CONTROLS_MS = 2800;
 const SEEK_STEP = 5;
 
-export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition }: PlayerProps) {
+export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition }: PlayerProps) {
   const t = useT();
   const stage = useRef<HTMLDivElement>(null);
   const video = useRef<HTMLVideoElement>(null);
@@ -45,25 +49,35 @@ export function Player({ url, poster, startAt = 0, overlay, hasNext, hasPrevious
     setTime(0);
     let handle: { destroy: () => void } | null = null;
     let cancelled = false;
+    // One quality report per source: it ends with this effect (next episode, retry, leaving the page).
+    const session = startPlaybackSession(element, { videoId, episodeId });
+    const fail = (error: string) => {
+      session.fail(error);
+      setFailed(true);
+    };
     const onMetadata = () => {
       if (startAt > 0 && startAt < element.duration - 3) element.currentTime = startAt;
       element.play().catch(() => {
         // Autoplay with sound needs a gesture in most browsers; start muted instead of not at all.
         element.muted = true;
         setMuted(true);
-        element.play().catch(() => setBuffering(false));
+        element.play().catch(() => {
+          session.waitForViewer();
+          setBuffering(false);
+        });
       });
     };
     element.addEventListener('loadedmetadata', onMetadata, { once: true });
-    attachStream(element, url, () => setFailed(true))
+    attachStream(element, url, fail)
       .then((attached) => {
         if (cancelled) attached.destroy();
         else handle = attached;
       })
-      .catch(() => setFailed(true));
+      .catch(() => fail('playerLoadError'));
     return () => {
       cancelled = true;
       element.removeEventListener('loadedmetadata', onMetadata);
+      session.end();
       handle?.destroy();
     };
     // startAt applies to the source it came with, not to later resume updates.

@@ -34,7 +34,7 @@ export function UnlockSheet({ locked, episodeNumber, onClose }: UnlockSheetProps
   const enough = !shortage && balance >= price;
 
   const unlockNow = () =>
-    unlock.mutate(locked.episodeId, {
+    unlock.mutate({ episodeId: locked.episodeId, videoId: locked.videoId, priceCoins: price }, {
       onSuccess: () => {
         showToast(t('unlock.done'), 'success');
         onClose();

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { trackEvent } from '../../api/analytics';
 import { ApiError } from '../../api/client';
 import type { EpisodeSummary } from '../../api/types';
 import { BookmarkFilledIcon, BookmarkIcon, LockIcon, PlayIcon } from '../../components/Icons';
 import { useT } from '../../i18n/I18nProvider';
+import { trackContentView } from '../../lib/conversions';
 import { formatClock, formatCount } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -40,7 +40,7 @@ export function VideoPage() {
 
   const watchingId = episode.data?.id;
   useEffect(() => {
-    if (watchingId) trackEvent('episode_view', { videoId: id, episodeId: watchingId });
+    if (watchingId) trackContentView(id, watchingId);
   }, [id, watchingId]);
 
   const select = (target: EpisodeSummary | undefined) => {
@@ -94,6 +94,8 @@ export function VideoPage() {
       <div className="watch__stage">
         <Player
           url={episode.data?.playback.url}
+          videoId={id}
+          episodeId={episode.data?.id}
           poster={data.cover}
           startAt={startAt}
           overlay={overlay}

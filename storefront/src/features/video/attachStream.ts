@@ -5,8 +5,9 @@ export interface StreamHandle {
 /**
  * Plays an HLS master playlist: hls.js (adaptive bitrate over Media Source Extensions) where MSE exists,
  * else the browser's own HLS (iPhone Safari). hls.js loads only when needed, outside the first bundle.
+ * `onFatal` gets hls.js's error type once its one recovery attempt per kind has failed.
  */
-export async function attachStream(video: HTMLVideoElement, url: string, onFatal: () => void): Promise<StreamHandle> {
+export async function attachStream(video: HTMLVideoElement, url: string, onFatal: (errorType: string) => void): Promise<StreamHandle> {
   const hasMse = typeof window.MediaSource !== 'undefined' || 'ManagedMediaSource' in window;
   if (!hasMse && video.canPlayType('application/vnd.apple.mpegurl')) {
     video.src = url;
@@ -29,7 +30,7 @@ export async function attachStream(video: HTMLVideoElement, url: string, onFatal
       recoveredMedia = true;
       hls.recoverMediaError();
     } else {
-      onFatal();
+      onFatal(data.type);
     }
   });
   hls.loadSource(url);

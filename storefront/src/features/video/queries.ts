@@ -6,6 +6,7 @@ import { paymentQueries } from '../../api/paymentQueries';
 import type { Video } from '../../api/types';
 import { userCalls } from '../../api/user';
 import { userQueries } from '../../api/userQueries';
+import { trackUnlock } from '../../lib/conversions';
 
 export const videoQueries = {
   /** An episode with its playback grant; a locked one rejects with code 402 and the shell opens the unlock sheet. */
@@ -49,11 +50,19 @@ export function useRecordHistory() {
   });
 }
 
+/** An episode to unlock, with what it costs (for the conversion report: the answer says only the new balance). */
+export interface UnlockRequest {
+  episodeId: string;
+  videoId?: string;
+  priceCoins: number;
+}
+
 export function useUnlockEpisode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (episodeId: string) => paymentCalls.unlockEpisode(episodeId),
-    onSuccess: ({ balance }, episodeId) => {
+    mutationFn: ({ episodeId }: UnlockRequest) => paymentCalls.unlockEpisode(episodeId),
+    onSuccess: ({ balance }, { episodeId, videoId, priceCoins }) => {
+      trackUnlock({ episodeId, videoId, coins: priceCoins });
       // The new total at once; bonus coins are spent first, so the exact split comes with the refetch.
       queryClient.setQueryData(userQueries.current().queryKey, (user) =>
         user ? { ...user, coins: balance, bonusCoins: Math.min(user.bonusCoins, balance) } : user,

@@ -113,6 +113,8 @@ function renderVideo() {
 
 const calls = (method: string, path: string) => sent.filter((call) => call.method === method && call.path === path);
 const episodeCalls = (id: string) => sent.filter((call) => call.path === '/api/video/episode' && call.query.get('id') === id);
+/** The statics.png hits of one event, as their queries. */
+const hits = (event: string) => calls('GET', '/api/statics.png').filter((call) => call.query.get('event') === event).map((call) => Object.fromEntries(call.query));
 
 /** Waits for episode 1 to play, then plays on (the player's "n" key; swipe up and the end of an episode do the same). */
 async function playOn() {
@@ -126,7 +128,6 @@ beforeEach(() => {
   localStorage.clear();
   keepUserToken('user-token-1');
   sent = [];
-  vi.spyOn(HTMLImageElement.prototype, 'src', 'set').mockImplementation(() => undefined);
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
   vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
   vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
@@ -151,6 +152,7 @@ describe('playing on into a locked episode', () => {
     expect(sent.indexOf(unlock[0]!)).toBeLessThan(sent.indexOf(episodeCalls('e2')[0]!));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(await screen.findByRole('link', { name: 'Coins: 20' })).toBeTruthy();
+    expect(hits('unlock')).toEqual([expect.objectContaining({ videoId: 'v1', episodeId: 'e2', coins: String(PRICE) })]);
   });
 
   it('with auto-unlock off, spends nothing and asks with the unlock sheet', async () => {
@@ -169,6 +171,8 @@ describe('playing on into a locked episode', () => {
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls('POST', '/api/video/unlock').map((call) => call.body?.episodeId)).toEqual(['e2']);
     await vi.waitFor(() => expect(episodeCalls('e2').length).toBeGreaterThan(1));
+    expect(hits('unlock')).toEqual([expect.objectContaining({ videoId: 'v1', episodeId: 'e2', coins: String(PRICE) })]);
+    await vi.waitFor(() => expect(hits('video_view').map((hit) => hit.episodeId)).toEqual(['e1', 'e2']));
   });
 
   it('with auto-unlock on but too few coins, asks instead, with the ways to get coins or VIP', async () => {
@@ -178,6 +182,7 @@ describe('playing on into a locked episode', () => {
 
     const sheet = await screen.findByRole('dialog', { name: 'Unlock episode 2' });
     expect(calls('POST', '/api/video/unlock')).toHaveLength(0);
+    expect(hits('unlock')).toEqual([]);
     expect(within(sheet).getByText('Not enough coins to unlock this episode.')).toBeTruthy();
     expect(within(sheet).getByRole('link', { name: 'Get coins' }).getAttribute('href')).toBe('/shopping#coins');
     expect(within(sheet).getByRole('link', { name: 'Subscribe to unlock all' }).getAttribute('href')).toBe('/shopping#vip');

@@ -23,12 +23,12 @@ export function usePlayOn(video: Video | undefined, open: (episode: EpisodeSumma
       open(episode);
       return;
     }
-    unlock.mutate(episode.id, {
+    unlock.mutate({ episodeId: episode.id, videoId: video?.id, priceCoins: price }, {
       onSuccess: () => showToast(t('unlock.autoDone', { n: episode.number, count: price }), 'success'),
       onSettled: () => open(episode),
     });
   };
 
-  const unlocking = unlock.isPending ? video?.episodes.find((episode) => episode.id === unlock.variables) : undefined;
+  const unlocking = unlock.isPending ? video?.episodes.find((episode) => episode.id === unlock.variables?.episodeId) : undefined;
   return { playOn, unlocking };
 }

@@ -1,0 +1,181 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openPostgres, platformMigrations, queryRows, type Edge, type Platform } from '@cliffhanger/platform';
+import { eventually, freePort, openTestPlatform, realDatabaseUrl, stopPlatform } from '@cliffhanger/platform/testing';
+import { createPixelEdge, PIXEL_PNG } from '../src/pixel.ts';
+
+// The pixel edge on its own HTTP server and a real database (PGlite, or PostgreSQL in npm test's
+// second pass): what it answers, what it keeps, and what it does when the database is away.
+let platform: Platform;
+beforeAll(async () => {
+  platform = await openTestPlatform({ RATE_LIMIT_PIXEL_PER_MINUTE: '100000', PIXEL_BUFFER_HITS: '2000' });
+  await migrate(platform.database, 'platform', platformMigrations);
+});
+afterAll(() => stopPlatform(platform));
+
+const tokens: Record<string, string> = { 'token-of-ann': '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f' };
+const authenticate = async (token: string | undefined) => (token ? (tokens[token] ?? null) : null);
+
+async function serve(edge: Edge) {
+  const server = http.createServer((req, res) => edge.handle(req, res)).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${edge.path}`;
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const hits = () =>
+  queryRows<{ user_id: string | null; occurred_at: Date | string; attribution: Record<string, unknown>; data: Record<string, any> }>(
+    platform.database.db,
+    sql`select user_id, occurred_at, attribution, data from platform.outbox where type = 'statics.hit' order by seq`,
+  );
+
+async function expectPng(response: Response) {
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.from(await response.arrayBuffer())).toEqual(PIXEL_PNG);
+}
+
+/** Queries a hostile client might send: broken escapes, control characters, huge and repeated fields. */
+function fuzzedQuery(seed: number): string {
+  let state = seed * 2654435761;
+  const next = () => (state = (state * 1103515245 + 12345) >>> 0);
+  const pieces = ['event', 'value', 'currency', 'userId', 'fbclid', 'path', '%', '%E0%A4%A', '%00', '%ZZ', '[]', '=', '&', '\u0001', 'é', '😀', 'x'.repeat(3000), '1e309', '-1', 'NaN', '__proto__', 'constructor'];
+  let query = '';
+  const length = next() % 12;
+  for (let i = 0; i < length; i++) query += encodeURIComponent(pieces[next() % pieces.length]!).replace(/%25/g, next() % 2 ? '%' : '%25') + (next() % 3 ? '=' : '&');
+  return query;
+}
+
+describe('statics.png at the edge', () => {
+  it('keeps a hit cleaned and bounded, with its attribution, user agent and a hashed address, never the raw one', async () => {
+    await platform.database.db.execute(sql`delete from platform.outbox`);
+    const edge = createPixelEdge({ platform, authenticate, flushMs: 10 });
+    const site = await serve(edge);
+    const before = Date.now();
+    await expectPng(
+      await fetch(`${site.url}?event=purchase&value=4.99&currency=EUR&token=ref-9&fbclid=fb-1&videoId=v1&campaign=spring&bad=a%00b&x%01=y&path=${'p'.repeat(500)}`, {
+        headers: { 'user-agent': 'Mozilla/5.0 (test)' },
+      }),
+    );
+    const [hit] = await eventually(async () => ((await hits()).length === 1 ? hits() : null));
+    expect(hit!.attribution).toEqual({ referrerToken: 'ref-9', fbclid: 'fb-1', ttclid: null });
+    expect(hit!.data).toMatchObject({ event: 'purchase', videoId: 'v1', value: { amount: 499, currency: 'EUR' }, params: { campaign: 'spring' }, userAgent: 'Mozilla/5.0 (test)' });
+    expect(hit!.data.path).toHaveLength(200);
+    expect(hit!.data.ipHash).toMatch(/^[\w-]{22}$/);
+    expect(JSON.stringify(hit)).not.toContain('127.0.0.1');
+    expect(JSON.stringify(hit!.data)).not.toContain('\\u0000');
+    // The hit keeps the moment it arrived, not the moment its batch was written.
+    expect(new Date(hit!.occurred_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    await site.close();
+    await edge.stop();
+  });
+
+  it("believes no query's userId: the hit belongs to the user of the token it carries, or to nobody", async () => {
+    await platform.database.db.execute(sql`delete from platform.outbox`);
+    const edge = createPixelEdge({ platform, authenticate, flushMs: 10 });
+    const site = await serve(edge);
+    const someoneElse = '0b9b4c1e-2f4a-4c8e-9d7a-3f1e2d4c5b6a';
+    await expectPng(await fetch(`${site.url}?event=claimed&userId=${someoneElse}`));
+    await expectPng(await fetch(`${site.url}?event=spoofed&userId=${someoneElse}`, { headers: { 'x-user-token': 'token-of-ann' } }));
+    await expectPng(await fetch(`${site.url}?event=unknown-token&userId=${someoneElse}`, { headers: { 'x-user-token': 'nobody-has-this' } }));
+    const recorded = await eventually(async () => ((await hits()).length === 3 ? hits() : null));
+    expect(Object.fromEntries(recorded.map((hit) => [hit.data.event, hit.user_id]))).toEqual({ claimed: null, spoofed: tokens['token-of-ann'], 'unknown-token': null });
+    await site.close();
+    await edge.stop();
+  });
+
+  it('answers HEAD without a body and refuses nothing', async () => {
+    const edge = createPixelEdge({ platform, authenticate });
+    const site = await serve(edge);
+    const head = await fetch(site.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(PIXEL_PNG.length));
+    await site.close();
+    await edge.stop();
+  });
+
+  it('answers a valid PNG to 1,000 fuzzed queries while the database is unreachable, holds at most its buffer, and says what it lost at shutdown', async () => {
+    const unreachable = await openPostgres(`postgres://postgres@127.0.0.1:${await freePort()}/nowhere`, 2);
+    const edge = createPixelEdge({ platform: { ...platform, database: unreachable }, authenticate, flushMs: 5 });
+    const site = await serve(edge);
+    for (let i = 0; i < 1000; i++) {
+      const response = await fetch(`${site.url}?event=e${i}&${fuzzedQuery(i)}`);
+      expect(response.status, fuzzedQuery(i)).toBe(200);
+      expect(Buffer.from(await response.arrayBuffer()), fuzzedQuery(i)).toEqual(PIXEL_PNG);
+    }
+    for (let i = 0; i < 1200; i++) await fetch(`${site.url}?event=more`);
+    const metrics = await platform.metrics.registry.metrics();
+    expect(metrics).toMatch(/pixel_buffer_hits\{[^}]*\} 2000/);
+    expect(metrics).toMatch(/pixel_hits_total\{outcome="dropped"[^}]*\} (\d+)/);
+    await site.close();
+    await edge.stop();
+    expect(await platform.metrics.registry.metrics()).toMatch(/pixel_buffer_hits\{[^}]*\} 0/);
+    await unreachable.close();
+  }, 120_000);
+
+  it('writes what it holds when it stops', async () => {
+    await platform.database.db.execute(sql`delete from platform.outbox`);
+    const edge = createPixelEdge({ platform, authenticate, flushMs: 60_000 });
+    const site = await serve(edge);
+    for (let i = 0; i < 30; i++) await fetch(`${site.url}?event=late-${i}`);
+    expect(await hits()).toHaveLength(0);
+    await site.close();
+    await edge.stop();
+    expect(await hits()).toHaveLength(30);
+  });
+
+  it('counts hits per address and minute: past the limit it answers the PNG and keeps nothing', async () => {
+    await platform.database.db.execute(sql`delete from platform.outbox`);
+    const limited = { ...platform, config: { ...platform.config, RATE_LIMIT_PIXEL_PER_MINUTE: 5 } };
+    const edge = createPixelEdge({ platform: limited, authenticate, flushMs: 10 });
+    const site = await serve(edge);
+    for (let i = 0; i < 8; i++) await expectPng(await fetch(`${site.url}?event=burst`));
+    await site.close();
+    await edge.stop();
+    expect(await hits()).toHaveLength(5);
+  });
+});
+
+// Only PostgreSQL has a connection to cut: a TCP relay in front of it goes away and comes back.
+describe.skipIf(!realDatabaseUrl)('statics.png when PostgreSQL goes away and comes back (second pass)', () => {
+  it('keeps answering, holds the hits, and writes them all once the database is back', async () => {
+    await platform.database.db.execute(sql`delete from platform.outbox`);
+    const target = new URL(realDatabaseUrl!);
+    const sockets = new Set<net.Socket>();
+    let up = false;
+    const relay = net.createServer((client) => {
+      if (!up) return void client.destroy();
+      const server = net.connect(Number(target.port || 5432), target.hostname);
+      for (const socket of [client, server]) {
+        sockets.add(socket);
+        socket.on('error', () => {}).on('close', () => sockets.delete(socket));
+      }
+      client.pipe(server).pipe(client);
+    });
+    relay.listen(0, '127.0.0.1');
+    await once(relay, 'listening');
+    const relayed = new URL(realDatabaseUrl!);
+    relayed.host = `127.0.0.1:${(relay.address() as AddressInfo).port}`;
+    // The scratch database of this run, reached through the relay.
+    const [scratch] = await queryRows<{ name: string }>(platform.database.db, sql`select current_database() as name`);
+    relayed.pathname = `/${scratch!.name}`;
+    const database = await openPostgres(relayed.toString(), 2);
+    const edge = createPixelEdge({ platform: { ...platform, database }, authenticate, flushMs: 10 });
+    const site = await serve(edge);
+    for (let i = 0; i < 50; i++) await expectPng(await fetch(`${site.url}?event=while-down-${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await hits()).toHaveLength(0);
+    up = true;
+    const written = await eventually(async () => ((await hits()).length === 50 ? hits() : null), 90_000, 'the held hits to be written');
+    expect(new Set(written.map((hit) => hit.data.event)).size).toBe(50);
+    await site.close();
+    await edge.stop();
+    await database.close();
+    for (const socket of sockets) socket.destroy();
+    relay.close();
+  }, 120_000);
+});
