@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startSite, type Site } from '@cliffhanger/platform/testing';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '@cliffhanger/platform';
+import { ADMIN_TOKEN, eventually, startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { paymentModule } from '@cliffhanger/payment';
 import { transcoderModule } from '@cliffhanger/transcoder';
@@ -47,7 +49,7 @@ async function tokenize(number: string): Promise<string> {
 }
 
 describe('server-side conversions through the site', () => {
-  it('a viewer landing from an ad with fbclid and ttclid registers, orders and pays: both APIs hear of it with those click ids', async () => {
+  it('a viewer landing from an ad with fbclid and ttclid registers, pays and unlocks: the click id is on the order, the unlock, the aggregate, the CSV and both APIs', async () => {
     const fbclid = `IwAR-site-${randomUUID()}`;
     const ttclid = `E.C.P.site-${randomUUID()}`;
     // The landing's first call carries the ad's click ids in its query; the storefront keeps them and
@@ -96,5 +98,27 @@ describe('server-side conversions through the site', () => {
     expect(tiktokRegistration!.entry.user).toMatchObject({ ttclid });
     // Both know the registration by one id, the user.registered event's.
     expect(facebookRegistration!.entry.event_id).toBe(tiktokRegistration!.entry.event_id);
+
+    // The coins unlock an episode: the ad's click id is on the order, on the unlock's event, in the
+    // analyst's aggregate and in its CSV export.
+    const [paidOrder] = await queryRows<{ fbclid: string | null }>(site.platform.database.db, sql`select fbclid from payment.orders where id = ${orderId}`);
+    expect(paidOrder!.fbclid).toBe(fbclid);
+    const videoId = await site.series({ title: 'From The Ad', freeEpisodes: 0, priceCoins: 30 });
+    const episodeId = (await site.upload(videoId, Buffer.from('a source not yet transcoded\n'.repeat(10)))).data.id as string;
+    expect(await site.call('POST', '/api/video/unlock', { token, headers: clicks, body: { episodeId } })).toMatchObject({ code: 200, data: { episodeId } });
+    const [unlocked] = await queryRows<{ attribution: { fbclid: string | null } }>(
+      site.platform.database.db,
+      sql`select attribution from platform.outbox where type = 'episode.unlocked' and user_id = ${userId}`,
+    );
+    expect(unlocked!.attribution.fbclid).toBe(fbclid);
+    const day = new Date().toISOString().slice(0, 10);
+    const row = await eventually(async () => {
+      const summary = await site.admin('GET', `/api/admin/analytics/summary?from=${day}&to=${day}&by=clickId`);
+      const mine = summary.data?.find?.((entry: { key: string }) => entry.key === fbclid);
+      return mine?.unlocks === 1 && mine?.orders === 1 ? mine : null;
+    }, 10_000, 'the unlock and the order under the click id');
+    expect(row).toMatchObject({ key: fbclid, unlocks: 1, orders: 1, revenue: { amount: 499, currency: 'USD' } });
+    const csv = await fetch(`${site.url}/api/admin/analytics/summary?from=${day}&to=${day}&by=clickId&format=csv`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect((await csv.text()).split('\r\n').find((line) => line.startsWith(`${fbclid},`))).toMatch(new RegExp(`^${fbclid},\\d+,\\d+,\\d+,1,1,499,USD,`));
   });
 });
