@@ -1,4 +1,29 @@
 # One image for every part; TARGET chooses the modules a container runs (all, gateway, user, catalog, ...).
+# gateway/test/deploy-manifests.test.ts checks that every workspace's package.json is copied before
+# each `npm ci`, that tsx comes along, and that the image runs as a user other than root.
+
+# Build: every dependency (devDependencies too) and the storefront built into storefront/dist.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY proto/package.json proto/
+COPY services/platform/package.json services/platform/
+COPY services/user/package.json services/user/
+COPY services/analytics/package.json services/analytics/
+COPY services/catalog/package.json services/catalog/
+COPY services/transcoder/package.json services/transcoder/
+COPY services/demo/package.json services/demo/
+COPY services/unlock/package.json services/unlock/
+COPY services/payment/package.json services/payment/
+COPY gateway/package.json gateway/
+COPY storefront/package.json storefront/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# Runtime: production dependencies only, Debian's security-maintained ffmpeg, and tsx, which runs the
+# TypeScript sources (`node --import tsx`): a root devDependency, so it and the esbuild it needs
+# (with esbuild's build for this platform) come from the build stage.
 FROM node:20-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg fonts-dejavu-core ca-certificates \
@@ -16,9 +41,19 @@ COPY services/unlock/package.json services/unlock/
 COPY services/payment/package.json services/payment/
 COPY gateway/package.json gateway/
 COPY storefront/package.json storefront/
-RUN npm ci --no-audit --no-fund
-COPY . .
-RUN npm run build
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && npm cache clean --force
+COPY --from=build /app/node_modules/tsx node_modules/tsx
+COPY --from=build /app/node_modules/esbuild node_modules/esbuild
+COPY --from=build /app/node_modules/@esbuild node_modules/@esbuild
+COPY tsconfig.json tsconfig.base.json ./
+COPY proto proto
+COPY services services
+COPY gateway gateway
+COPY scripts scripts
+COPY --from=build /app/storefront/dist storefront/dist
+# DATA_DIR: scratch (uploads on their way in, transcodes in progress) and, without DATABASE_URL, PGlite.
+RUN mkdir -p /data && chown node:node /data
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
 EXPOSE 8080
 USER node

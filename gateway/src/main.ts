@@ -25,7 +25,7 @@ const config = await orStop(() => loadConfig());
 await orStop(() => parseTarget(registry, config.TARGET));
 const platform = await createPlatform(config);
 const { logger } = platform;
-const { listener, startBackground } = await orStop(() => composeTarget(platform, registry, { pages: storefrontHandler(storefrontDist) }));
+const { listener, startBackground } = await orStop(() => composeTarget(platform, registry, { pages: storefrontHandler(storefrontDist, { sentryDsn: config.SENTRY_DSN }) }));
 await startPlatform(platform);
 
 const server: Server = http.createServer(listener).listen(config.PORT, config.HOST);

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, eventually, freePort, realDatabaseUrl, realRedisUrl, tempDir } from '@cliffhanger/platform/testing';
 import { renderDemoEpisode } from '@cliffhanger/demo';
@@ -10,21 +12,24 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const targets = ['user', 'catalog', 'unlock', 'payment', 'transcoder', 'analytics', 'gateway'] as const;
 
 
-// The distributed deployment, as separate processes sharing a real PostgreSQL and Redis: only the
-// real-servers pass of npm test has them.
+// The distributed deployment, as separate processes sharing a real PostgreSQL and Redis (only the
+// real-servers pass of npm test has them) and media in an S3-protocol server (s3rver): no two
+// processes share a disk.
 describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (a process per part)', () => {
   const processes: ChildProcess[] = [];
   const logs: string[] = [];
   let gateway = '';
   let ports: Record<(typeof targets)[number], number>;
   let dropDatabase: () => Promise<void> = async () => {};
+  let s3: S3rver | null = null;
   const admin = { authorization: 'Bearer distributed-admin-token' };
 
   beforeAll(async () => {
     const scratch = await createScratchDatabase();
     dropDatabase = scratch.drop;
     ports = Object.fromEntries(await Promise.all(targets.map(async (target) => [target, await freePort()] as const))) as typeof ports;
-    const dataDir = tempDir('distributed-');
+    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir('distributed-s3-'), configureBuckets: [{ name: 'distributed-media' }] });
+    const { port: s3Port } = (await s3.run()) as AddressInfo;
     const shared = {
       NODE_ENV: 'production',
       // Required in production; this suite sends no mail (PUBLIC_URL below).
@@ -33,8 +38,11 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
       DATABASE_URL: scratch.url,
       REDIS_URL: realRedisUrl!,
       REDIS_PREFIX: `distributed-${Date.now()}`,
-      DATA_DIR: dataDir,
       DEMO: '0',
+      S3_BUCKET: 'distributed-media',
+      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
       MEDIA_SECRET: 'distributed-media-secret-0123456789abcdef',
       INTERNAL_TOKEN: 'distributed-internal-token',
       ADMIN_TOKEN: 'distributed-admin-token',
@@ -50,7 +58,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     for (const target of targets) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
         cwd: root,
-        env: { ...process.env, ...shared, TARGET: target, PORT: String(ports[target]) },
+        env: { ...process.env, ...shared, TARGET: target, PORT: String(ports[target]), DATA_DIR: tempDir(`distributed-${target}-`) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
@@ -71,6 +79,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
       processes.map((child) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))))),
     );
     await dropDatabase();
+    await s3?.close();
   }, 60_000);
 
   async function call(method: string, route: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {

@@ -1,12 +1,15 @@
 import { once } from 'node:events';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Router } from 'express';
+import express, { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineModule } from '@cliffhanger/platform';
-import { eventually, startSite, type Site } from '@cliffhanger/platform/testing';
+import { eventually, startSite, tempDir, type Site } from '@cliffhanger/platform/testing';
 import { registry } from '../src/registry.ts';
+import { storefrontHandler } from '../src/storefront.ts';
 
 interface Envelope {
   header: { trace?: Record<string, string>; event_id?: string };
@@ -43,7 +46,11 @@ const crashing = defineModule<never>({
   }),
 });
 
+const dist = tempDir('storefront-dist-');
+fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Cliffhanger</title></head><body><div id="app"></div></body></html>');
+
 let site: Site;
+let dsn: string;
 /** A call as a browser on `host` makes it (the Host header names the site's public name). */
 function callAs(host: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; requestId: string }> {
   const { port } = new URL(site.url);
@@ -62,13 +69,34 @@ const items = (type: string) => envelopes.flatMap((envelope) => envelope.items.f
 beforeAll(async () => {
   ingest.listen(0, '127.0.0.1');
   await once(ingest, 'listening');
-  const dsn = `http://publickey@127.0.0.1:${(ingest.address() as AddressInfo).port}/1`;
+  dsn = `http://publickey@127.0.0.1:${(ingest.address() as AddressInfo).port}/1`;
   // No PUBLIC_URL: the environment is the one of the host each request came to.
-  site = await startSite({ modules: [...registry.modules, crashing], env: { DEMO: '0', SENTRY_DSN: dsn } });
+  site = await startSite({ modules: [...registry.modules, crashing], env: { DEMO: '0', SENTRY_DSN: dsn }, pages: storefrontHandler(dist, { sentryDsn: dsn }) });
 });
 afterAll(async () => {
   await site?.close();
   ingest.close();
+});
+
+describe('Sentry in the browser, with SENTRY_DSN', () => {
+  it("writes the DSN into the storefront's page and lets the page reach the DSN's host", async () => {
+    const response = await fetch(`${site.url}/`, { headers: { accept: 'text/html' } });
+    expect(await response.text()).toContain(`<meta name="sentry-dsn" content="${dsn}" /></head>`);
+    const connect = response.headers.get('content-security-policy')!.split(';').find((directive) => directive.trim().startsWith('connect-src'));
+    expect(connect!.trim().split(/\s+/)).toEqual(['connect-src', "'self'", new URL(dsn).origin]);
+  });
+
+  it('writes nothing into the page of a site without a DSN', async () => {
+    const bare = express().use(storefrontHandler(dist)).listen(0, '127.0.0.1');
+    await once(bare, 'listening');
+    try {
+      const page = await fetch(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, { headers: { accept: 'text/html' } }).then((r) => r.text());
+      expect(page).toContain('<title>Cliffhanger</title>');
+      expect(page).not.toContain('sentry');
+    } finally {
+      bare.close();
+    }
+  });
 });
 
 describe('Sentry on the server, with SENTRY_DSN', () => {

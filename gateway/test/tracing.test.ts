@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -84,6 +85,30 @@ describe('one trace from the browser call to the consumer', () => {
     const event = welcomed.find((each) => each.data.email === body.email)!;
     const publish = spans.find((span) => span.name === 'publish user.registered')!;
     expect(event.traceparent).toBe(`00-${browser.traceId}-${publish.spanContext().spanId}-01`);
+  });
+
+  it('keeps the trace when the request body arrives in parts, after the span began', async () => {
+    const site = await startSite({ modules: [...registry.modules, listener], env: { DEMO: '0' } });
+    sites.push(site);
+    const browser = browserCall();
+    const body = JSON.stringify(registration());
+    const { port } = new URL(site.url);
+    const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/user/register', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), traceparent: browser.traceparent } });
+    const answered = new Promise<number>((resolve, reject) => {
+      request.on('response', (answer) => {
+        answer.resume();
+        resolve(answer.statusCode!);
+      });
+      request.on('error', reject);
+    });
+    request.write(body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    request.end(body.slice(10));
+    expect(await answered).toBe(200);
+
+    const consumer = await consumed(browser.traceId, JSON.parse(body).email);
+    const spans = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === browser.traceId);
+    expect(lineage(consumer, spans).at(-1)).toBe('server POST /api/user/register');
   });
 
   it('keeps the trace through the gateway, the forwarded call and the service when they run apart', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import type { BusEvent, Database, EventBus, MediaStorage } from '@cliffhanger/platform';
 import { catalogRepository as repo } from './repository.ts';
 
@@ -71,7 +72,7 @@ export function subscribeCatalogConsumers(bus: EventBus, deps: { database: Datab
       await repo.setCover(tx, video.id, coverKey, true);
       effects.afterCommit(async () => {
         try {
-          await deps.storage.putFile(coverKey, deps.storage.localPath(`${data.mediaPrefix}/${data.poster}`));
+          await deps.storage.put(coverKey, await buffer(deps.storage.read(`${data.mediaPrefix}/${data.poster}`)));
         } catch (error) {
           await database.transaction((again) => repo.clearCover(again, video.id, coverKey));
           throw error;

@@ -55,6 +55,18 @@ export const configSchema = z.object({
   INTERNAL_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: flag.default(true),
+  /** Media in this S3-compatible bucket instead of DATA_DIR/media: needed when the transcoder and media serving run on different machines. */
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
+  /** Key prefix inside the bucket (e.g. `media`). */
+  S3_PREFIX: z.string().regex(/^[\w.-]+(\/[\w.-]+)*$/, 'a key prefix like media or site/media').optional(),
+  /** An S3-compatible endpoint (MinIO, R2, Ceph); AWS when unset. */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default('us-east-1'),
+  /** Static credentials; unset, the AWS SDK's chain (environment, web identity, instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Bucket in the path rather than the host name; on by default when S3_ENDPOINT is set. */
+  S3_FORCE_PATH_STYLE: flag.optional(),
   FFMPEG_PATH: z.string().optional(),
   FFPROBE_PATH: z.string().optional(),
   /** Largest episode file the admin API takes and the transcoder reads. */

@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/index.ts';
 import { createEventBus, type EventBus } from './bus/index.ts';
 import { createJobQueue, type JobQueue } from './queue/index.ts';
-import { createDiskStorage, type MediaStorage } from './storage/index.ts';
+import { createMediaStorage, type MediaStorage } from './storage/index.ts';
 import { createFileMailer, createSmtpMailer, type Mailer } from './mail/mailer.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -56,7 +56,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     database: traceTransactions(database),
     bus: overrides.bus ?? createEventBus(config, database, logger),
     queue: timedQueue(overrides.queue ?? createJobQueue(config, database, logger), metrics),
-    storage: createDiskStorage(path.join(config.dataDir, 'media')),
+    storage: createMediaStorage(config),
     redis: config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null,
     mailer: overrides.mailer ?? (config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createFileMailer(path.join(config.dataDir, 'mail'), logger)),
     lifecycle: { stopping: false },

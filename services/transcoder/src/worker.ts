@@ -1,4 +1,6 @@
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -97,8 +99,11 @@ export async function transcodeEpisode(deps: TranscodeWorkerDeps, job: RunningJo
   await mkdir(workDir, { recursive: true });
   const scratch = await mkdtemp(join(workDir, `${SCRATCH_PREFIX}${episodeId.slice(0, 40)}-`));
   try {
+    // The source comes from storage as a stream (S3, or another machine's disk) into scratch space.
+    const source = join(scratch, 'source');
+    await pipeline(deps.storage.read(sourceKey), createWriteStream(source), { signal: job.signal });
     const result = await transcodeToHls({
-      input: deps.storage.localPath(sourceKey),
+      input: source,
       outputDir: join(scratch, 'hls'),
       segmentSeconds: SEGMENT_SECONDS,
       ...(deps.limits && { limits: deps.limits }),

@@ -39,10 +39,12 @@ async function storedUpload(episodeId: string, bytes?: Buffer) {
 
 /** Everything stored under an episode's folder, as relative paths. */
 function storedFiles(episodeId: string): string[] {
-  const root = platform.storage.localPath(`episodes/${episodeId}`);
+  const root = onDisk(`episodes/${episodeId}`);
   return (fs.readdirSync(root, { recursive: true }) as string[]).sort();
 }
 
+/** Where the disk adapter (the tests' storage) keeps a key: what a test inspects of its layout. */
+const onDisk = (key: string) => path.join(platform.config.dataDir, 'media', key);
 const eventsOf = (episodeId: string) => events.filter((event) => event.data.episodeId === episodeId);
 
 describe('the transcode worker', () => {
@@ -107,10 +109,10 @@ describe('the transcode worker', () => {
     };
     const crashedScratch = made(path.join(work, 'ladder-ep-crashed-a1b2c3'), true);
     const runningScratch = made(path.join(work, 'ladder-ep-running-d4e5f6'), false);
-    const crashedCopy = made(platform.storage.localPath(`episodes/ep-old/hls.${randomUUID()}.part`), true);
-    const replacedLadder = made(platform.storage.localPath(`episodes/ep-old/hls.${randomUUID()}.old`), true);
-    const copyInProgress = made(platform.storage.localPath(`episodes/ep-new/hls.${randomUUID()}.part`), false);
-    const ladder = made(platform.storage.localPath('episodes/ep-old/hls'), true);
+    const crashedCopy = made(onDisk(`episodes/ep-old/hls.${randomUUID()}.part`), true);
+    const replacedLadder = made(onDisk(`episodes/ep-old/hls.${randomUUID()}.old`), true);
+    const copyInProgress = made(onDisk(`episodes/ep-new/hls.${randomUUID()}.part`), false);
+    const ladder = made(onDisk('episodes/ep-old/hls'), true);
 
     const removed = await sweepCrashLeftovers({ ...platform, workDir: work, limits: { ...DEFAULT_LIMITS, maxRunSeconds: 3_600 } });
     expect(removed).toEqual({ scratch: 1, staging: 2 });

@@ -68,9 +68,18 @@ function cookiesEnabled(): boolean {
   return typeof navigator === 'undefined' || navigator.cookieEnabled !== false;
 }
 
+/**
+ * A W3C trace context for one call: a new trace whose first span is the call, recorded by the
+ * server (flags 00: the browser records nothing), so its trace id runs from here to every consumer.
+ */
+export function newTraceparent(): string {
+  const hex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `00-${hex(16)}-${hex(8)}-00`;
+}
+
 export function buildHeaders(extra: Record<string, string> = {}): Record<string, string> {
   const { referrerToken, userToken, fbclid, ttclid } = readAttribution();
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', traceparent: newTraceparent() };
   if (referrerToken) headers['x-referrer-token'] = referrerToken;
   if (userToken) {
     headers['x-user-token'] = userToken;

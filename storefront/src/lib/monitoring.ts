@@ -1,14 +1,43 @@
+import type { BrowserOptions } from '@sentry/browser';
 import { trackEvent } from '../api/analytics';
 
-// Error reporting and performance monitoring (spec section 9), sent through our own analytics pixel.
-export const MONITORING = { traceSampleRate: 0.3 } as const;
+// Error reporting and performance monitoring (spec section 9), sent through our own analytics pixel,
+// and to Sentry where the site has a DSN: three traces in ten, a session replay in ten, and a
+// replay of one session in ten that meets an error.
+export const MONITORING = { traceSampleRate: 0.3, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 0.1 } as const;
 
 export function monitoringEnvironment(hostname: string): 'sandbox' | 'production' {
   return hostname.includes('.cc') ? 'sandbox' : 'production';
 }
 
+/** The Sentry DSN the gateway writes into the page (`<meta name="sentry-dsn">`) when SENTRY_DSN is set. */
+export function sentryDsnOf(page: Document): string | null {
+  return page.querySelector<HTMLMetaElement>('meta[name="sentry-dsn"]')?.content || null;
+}
+
+export function sentryOptions(dsn: string, hostname: string): BrowserOptions {
+  return {
+    dsn,
+    environment: monitoringEnvironment(hostname),
+    tracesSampleRate: MONITORING.traceSampleRate,
+    replaysSessionSampleRate: MONITORING.replaysSessionSampleRate,
+    replaysOnErrorSampleRate: MONITORING.replaysOnErrorSampleRate,
+    // API calls carry a traceparent of their own (api/client.ts): the one trace the server continues.
+    tracePropagationTargets: [],
+  };
+}
+
+/** Loads and starts Sentry: imported on demand, so a site without a DSN never downloads it. */
+export async function startSentry(dsn: string, hostname: string): Promise<void> {
+  const Sentry = await import('@sentry/browser');
+  Sentry.init({ ...sentryOptions(dsn, hostname), integrations: [Sentry.browserTracingIntegration(), Sentry.replayIntegration()] });
+}
+
 export function installMonitoring(random: () => number = Math.random): void {
   const environment = monitoringEnvironment(window.location.hostname);
+  const dsn = sentryDsnOf(document);
+  // Monitoring that cannot load (a blocked script, an offline moment) breaks nothing.
+  if (dsn) startSentry(dsn, window.location.hostname).catch(() => undefined);
   window.addEventListener('error', (event) => {
     trackEvent('js_error', { environment, message: String(event.message).slice(0, 200), path: window.location.pathname });
   });

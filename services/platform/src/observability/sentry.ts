@@ -3,10 +3,10 @@ import { SentryPropagator, SentrySampler, SentrySpanProcessor } from '@sentry/op
 import type { TracingOptions } from './tracing.ts';
 
 /** Of the traces the gateway starts, Sentry keeps (and OTLP receives) three in ten. */
-export const SENTRY_TRACES_SAMPLE_RATE = 0.3;
+const TRACES_SAMPLE_RATE = 0.3;
 
 /** The environment an error or trace is filed under: a host name with ".cc" is the sandbox. */
-export const environmentOf = (hostname: string): 'sandbox' | 'production' => (hostname.includes('.cc') ? 'sandbox' : 'production');
+const environmentOf = (hostname: string): 'sandbox' | 'production' => (hostname.includes('.cc') ? 'sandbox' : 'production');
 
 // Sentry's own spans for incoming and outgoing HTTP would double the ones our HTTP kit makes.
 const ownSpans = new Set(['Http', 'NodeFetch']);
@@ -18,23 +18,22 @@ const ownSpans = new Set(['Http', 'NodeFetch']);
  */
 export function startSentry(dsn: string, publicUrl: string | undefined): Required<Pick<TracingOptions, 'sampler' | 'contextManager' | 'propagators'>> & { spanProcessor: SentrySpanProcessor } {
   const publicHost = publicUrl ? new URL(publicUrl).hostname : null;
-  // Last of all that prepares an event: its request (set by `reportCrash`) is known by then.
   const byRequestHost = <E extends Sentry.Event>(event: E): E => {
-    const host = publicHost ? null : requestHostOf(event);
+    const host = requestHostOf(event);
     return host ? { ...event, environment: environmentOf(host) } : event;
   };
   const client = Sentry.init({
     dsn,
     environment: environmentOf(publicHost ?? ''),
-    tracesSampleRate: SENTRY_TRACES_SAMPLE_RATE,
+    tracesSampleRate: TRACES_SAMPLE_RATE,
     skipOpenTelemetrySetup: true,
     // Its ESM hooks serve automatic instrumentation, which this process does not use.
     registerEsmLoaderHooks: false,
     defaultIntegrations: Sentry.getDefaultIntegrationsWithoutPerformance().filter((integration) => !ownSpans.has(integration.name)),
     // A rejection nobody handles still ends the process, as it does without Sentry (Node's default).
     integrations: [Sentry.onUnhandledRejectionIntegration({ mode: 'strict' })],
-    beforeSend: byRequestHost,
-    beforeSendTransaction: byRequestHost,
+    // Last of all that prepares an event, when its request (set by `reportCrash`) is known.
+    ...(!publicHost && { beforeSend: byRequestHost, beforeSendTransaction: byRequestHost }),
   });
   if (!client) throw new Error('Sentry did not start');
   if (!publicHost) {

@@ -35,8 +35,9 @@ export function createDiskStorage(root: string): MediaStorage {
       await fs.promises.rename(temporary, target);
     },
     async stat(key) {
+      const file = pathOf(key);
       try {
-        const stats = await fs.promises.stat(pathOf(key));
+        const stats = await fs.promises.stat(file);
         return stats.isFile() ? { size: stats.size, modifiedAt: stats.mtime } : null;
       } catch {
         return null;
@@ -45,7 +46,6 @@ export function createDiskStorage(root: string): MediaStorage {
     read(key, range) {
       return fs.createReadStream(pathOf(key), range ?? {});
     },
-    localPath: pathOf,
     async remove(prefix) {
       await fs.promises.rm(pathOf(prefix), { recursive: true, force: true });
     },

@@ -5,18 +5,21 @@ export interface StoredObject {
   modifiedAt: Date;
 }
 
-/** Media storage port: keys are slash-separated paths such as `episodes/ep1/hls/master.m3u8`. */
+/**
+ * Media storage port: keys are slash-separated paths such as `episodes/ep1/hls/master.m3u8`, and
+ * what goes in or comes out is a file's content or a stream, never a place on some machine's disk:
+ * the transcoder and the processes serving media may run on different machines (S3).
+ */
 export interface MediaStorage {
-  readonly kind: 'disk';
+  readonly kind: 'disk' | 's3';
   /** Copies a local file in under `key`, replacing any object there. */
   putFile(key: string, file: string): Promise<void>;
   /** Moves a whole local directory in under `prefix`, replacing what was there as one step. */
   putDirectory(prefix: string, dir: string): Promise<void>;
   put(key: string, body: Buffer | string): Promise<void>;
   stat(key: string): Promise<StoredObject | null>;
+  /** The object's bytes, or the inclusive byte range of them; a missing key fails the stream. */
   read(key: string, range?: { start: number; end: number }): Readable;
-  /** A path on this machine where a worker can read the object (ffmpeg needs files). */
-  localPath(key: string): string;
   remove(prefix: string): Promise<void>;
   /**
    * Removes what writes that died part-way left (a half-copied file or ladder, a replaced ladder
