@@ -23,6 +23,34 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
   let dropDatabase: () => Promise<void> = async () => {};
   let s3: S3rver | null = null;
   const admin = { authorization: 'Bearer distributed-admin-token' };
+  let env: Record<string, string> = {};
+  const running = new Map<string, ChildProcess>();
+
+  /** Starts one part as its own process and waits until it answers ready (services migrate at start). */
+  async function startPart(target: (typeof targets)[number]): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, ...env, TARGET: target, PORT: String(ports[target]), DATA_DIR: tempDir(`distributed-${target}-`) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
+    child.stderr!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
+    processes.push(child);
+    running.set(target, child);
+    await eventually(
+      () => fetch(`http://127.0.0.1:${ports[target]}/readyz`).then((r) => r.ok, () => false),
+      60_000,
+      `${target} to be ready:\n${logs.join('')}`,
+    );
+  }
+
+  /** Kills one part the hard way (a crashed pod), and waits until it is gone. */
+  async function killPart(target: (typeof targets)[number]): Promise<void> {
+    const child = running.get(target)!;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+  }
 
   beforeAll(async () => {
     const scratch = await createScratchDatabase();
@@ -55,28 +83,14 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
       PAYMENT_PROVIDER: 'sandbox',
       PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
     };
-    for (const target of targets) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
-        cwd: root,
-        env: { ...process.env, ...shared, TARGET: target, PORT: String(ports[target]), DATA_DIR: tempDir(`distributed-${target}-`) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child.stdout!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
-      child.stderr!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
-      processes.push(child);
-      // Services migrate their schemas at start; the next one waits until this one answers.
-      await eventually(
-        () => fetch(`http://127.0.0.1:${ports[target]}/readyz`).then((r) => r.ok, () => false),
-        60_000,
-        `${target} to be ready:\n${logs.join('')}`,
-      );
-    }
+    env = shared;
+    for (const target of targets) await startPart(target);
     gateway = `http://127.0.0.1:${ports.gateway}`;
   }, 240_000);
 
   afterAll(async () => {
     await Promise.all(
-      processes.map((child) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))))),
+      processes.map((child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))))),
     );
     await dropDatabase();
     await s3?.close();
@@ -184,6 +198,46 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(video.data.episodes[0]).toMatchObject({ id: episodeId, locked: false });
     expect((await call('GET', '/api/video/unlocked', { token })).data.items).toMatchObject([{ video: { id: videoId }, episodes: [1] }]);
   }, 60_000);
+
+  it('with the user service dead, browsing and the pixel go on as anonymous, its own calls answer 503, and it comes back', async () => {
+    const token = (await call('GET', '/api/user')).headers.get('x-user-token')!;
+    await killPart('user');
+    const home = await call('GET', '/api/homepage', { token });
+    expect(home.code).toBe(200);
+    expect(home.headers.get('x-identity-unavailable')).toBe('1');
+    const pixel = await fetch(`${gateway}/api/statics.png?event=landing&during=user-down`, { headers: { 'x-user-token': token } });
+    expect([pixel.status, pixel.headers.get('content-type')]).toEqual([200, 'image/png']);
+    // A call that needs a user cannot be told who that is: 503, never a 401 that would sign them out.
+    expect(await call('GET', '/api/video/unlocked', { token })).toMatchObject({ status: 503, code: 503 });
+    const own = await call('GET', '/api/user', { token });
+    expect(own).toMatchObject({ status: 503, code: 503, message: 'The user service is unavailable right now. Please try again shortly.' });
+    // Its circuit is open now: the gateway answers at once instead of trying a dead service each time.
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) expect((await call('GET', '/api/user/favorite', { token })).code).toBe(503);
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    await startPart('user');
+    const back = await eventually(async () => {
+      const answer = await call('GET', '/api/user', { token });
+      return answer.code === 200 ? answer : null;
+    }, 30_000, 'the user service to answer again');
+    expect(back.data.kind).toBe('guest');
+    expect((await call('GET', '/api/homepage', { token })).headers.get('x-identity-unavailable')).toBeNull();
+  }, 120_000);
+
+  it('with the analytics service dead, its calls answer 503 and no event is lost: once back it counts what happened meanwhile', async () => {
+    await killPart('analytics');
+    expect(await call('GET', '/api/reports')).toMatchObject({ status: 503, code: 503 });
+    const day = new Date().toISOString().slice(0, 10);
+    const fbclid = `while-down-${Date.now()}`;
+    for (let i = 0; i < 3; i++) expect((await fetch(`${gateway}/api/statics.png?event=landing&fbclid=${fbclid}`)).status).toBe(200);
+    await startPart('analytics');
+    const row = await eventually(async () => {
+      const summary = await call('GET', `/api/admin/analytics/summary?from=${day}&to=${day}&by=clickId`, { headers: admin });
+      return summary.data?.find?.((entry: { key: string }) => entry.key === fbclid) ?? null;
+    }, 30_000, 'the landings made while analytics was down');
+    expect(row.landings).toBe(3);
+  }, 120_000);
 
   it('refuses calls to a service that do not come through the gateway', async () => {
     const direct = await fetch(`http://127.0.0.1:${ports.user}/api/user`).then((response) => response.json());

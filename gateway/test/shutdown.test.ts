@@ -49,7 +49,7 @@ describe('graceful shutdown', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     const url = `http://127.0.0.1:${port}`;
-    await eventually(() => fetch(`${url}/readyz`).then((r) => r.ok, () => false), 60_000, 'the site to be ready');
+    await eventually(() => fetch(`${url}/readyz`).then((r) => r.ok, () => false), 120_000, 'the site to be ready');
 
     const guest = await fetch(`${url}/api/user`);
     const token = guest.headers.get('x-user-token')!;
@@ -75,5 +75,5 @@ describe('graceful shutdown', () => {
     expect(answers.map((answer) => answer.code)).toEqual(Array(10).fill(200));
     expect(await download).toBe(big.length);
     expect(await exited).toBe(0);
-  }, 120_000);
+  }, 200_000);
 });

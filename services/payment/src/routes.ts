@@ -7,10 +7,9 @@ import {
   pagingSchema,
   parseInput,
   requiredText,
-  Unauthorized,
+  requireUser,
   WebhookSignatureError,
   type PaymentSetup,
-  type RequestContext,
 } from '@cliffhanger/platform';
 import type { PaymentService } from './service.ts';
 
@@ -30,11 +29,6 @@ const idempotencyKey = z.object({
     .max(200, 'The Idempotency-Key must be 8 to 200 characters'),
 });
 const cancelQuery = z.object({ orderId: z.string().max(100).optional() });
-
-function requireUser(context: RequestContext): string {
-  if (!context.userId) throw new Unauthorized();
-  return context.userId;
-}
 
 function keyOf(req: Request): string {
   const parsed = idempotencyKey.safeParse({ key: req.get('idempotency-key') });

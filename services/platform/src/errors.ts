@@ -26,6 +26,13 @@ export class Unauthorized extends AppError {
   }
 }
 
+/** A part the call needs is down or refusing work for now (its circuit is open): try again shortly. */
+export class ServiceUnavailable extends AppError {
+  constructor(message = 'This is unavailable right now. Please try again shortly.') {
+    super(503, message);
+  }
+}
+
 export class PaymentRequired extends AppError {
   constructor(message: string, data: unknown) {
     super(402, message, data);

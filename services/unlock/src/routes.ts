@@ -1,15 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { NotFound, ok, pagingSchema, parseInput, requiredText, Unauthorized, type RequestContext } from '@cliffhanger/platform';
+import { NotFound, ok, pagingSchema, parseInput, requiredText, requireUser } from '@cliffhanger/platform';
 import type { CatalogTerms } from './ports.ts';
 import type { UnlockService } from './service.ts';
 
 const unlockBody = z.object({ episodeId: requiredText('Please choose an episode', 100) });
-
-function requireUser(context: RequestContext): string {
-  if (!context.userId) throw new Unauthorized();
-  return context.userId;
-}
 
 /** The unlock calls of docs/api.md ("Money and unlocks"). */
 export function unlockRoutes(unlocks: UnlockService, catalog: CatalogTerms): Router {

@@ -3,6 +3,7 @@ import {
   appendEvent,
   Conflict,
   NotFound,
+  requireUser,
   Unauthorized,
   UserFacingError,
   type Database,
@@ -296,11 +297,6 @@ export function createUserService(deps: UserServiceDeps) {
     },
   };
   return service;
-}
-
-function requireUser(context: RequestContext): string {
-  if (!context.userId) throw new Unauthorized();
-  return context.userId;
 }
 
 export type UserService = ReturnType<typeof createUserService>;

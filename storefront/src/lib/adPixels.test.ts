@@ -39,7 +39,7 @@ describe('the ad pixels', () => {
   it('load nothing when nothing is configured, and track nothing', async () => {
     const { loadPixels, trackPixels } = await freshPixels();
     loadPixels([]);
-    trackPixels('page_view', { path: '/' });
+    trackPixels('page_view', { path: '/', url: 'https://cliffhanger.example/' });
     expect(scripts()).toEqual([]);
     expect([window.fbq, window.gtag, window.ttq, window.bge]).toEqual([undefined, undefined, undefined, undefined]);
   });
@@ -60,9 +60,9 @@ describe('the ad pixels', () => {
 
   it('queue calls in each vendor’s standard stub until its script takes them: init first, then page views', async () => {
     const { loadPixels, trackPixels } = await freshPixels();
-    trackPixels('page_view', { path: '/videos/v1' });
+    trackPixels('page_view', { path: '/videos/v1', url: 'https://cliffhanger.example/videos/v1' });
     loadPixels(ALL);
-    trackPixels('page_view', { path: '/shopping' });
+    trackPixels('page_view', { path: '/shopping', url: 'https://cliffhanger.example/shopping' });
 
     expect(entries(window.fbq!.queue)).toEqual([['init', '1234567890'], ['track', 'PageView'], ['track', 'PageView']]);
     expect(window._fbq).toBe(window.fbq);
@@ -70,8 +70,8 @@ describe('the ad pixels', () => {
     expect(gtag[0]![0]).toBe('js');
     expect(gtag.slice(1)).toEqual([
       ['config', 'G-ABC123', { send_page_view: false }],
-      ['event', 'page_view', { page_path: '/videos/v1', page_location: window.location.href, page_title: document.title }],
-      ['event', 'page_view', { page_path: '/shopping', page_location: window.location.href, page_title: document.title }],
+      ['event', 'page_view', { page_path: '/videos/v1', page_location: 'https://cliffhanger.example/videos/v1' }],
+      ['event', 'page_view', { page_path: '/shopping', page_location: 'https://cliffhanger.example/shopping' }],
     ]);
     // gtag.js reads only arguments objects as commands.
     expect(Object.prototype.toString.call(window.dataLayer![1])).toBe('[object Arguments]');
@@ -86,7 +86,7 @@ describe('the ad pixels', () => {
     loadPixels(ALL.slice(0, 1));
     const received: unknown[][] = [];
     window.fbq!.callMethod = (...args) => received.push(args);
-    trackPixels('page_view', { path: '/' });
+    trackPixels('page_view', { path: '/', url: 'https://cliffhanger.example/' });
     expect(received).toEqual([['track', 'PageView']]);
   });
 
@@ -143,7 +143,7 @@ describe('the ad pixels', () => {
     expect(() => facebook.dispatchEvent(new Event('error'))).not.toThrow();
     expect(facebook.isConnected).toBe(false);
 
-    trackPixels('page_view', { path: '/' });
+    trackPixels('page_view', { path: '/', url: 'https://cliffhanger.example/' });
     expect(entries(window.fbq!.queue)).toEqual([['init', '1234567890']]);
     expect(entries(window.bgdataLayer)).toEqual([['init', 'bigo-7'], ['event', 'page_view']]);
   });
@@ -154,7 +154,7 @@ describe('the ad pixels', () => {
     window.fbq!.callMethod = () => {
       throw new Error('fbevents broke');
     };
-    expect(() => trackPixels('page_view', { path: '/' })).not.toThrow();
+    expect(() => trackPixels('page_view', { path: '/', url: 'https://cliffhanger.example/' })).not.toThrow();
     expect(entries(window.ttq)).toEqual([['page']]);
   });
 });

@@ -15,7 +15,8 @@ export interface PixelConfigItem {
 
 /** What the storefront reports, and what each event carries. Money is in major units (4.99). */
 export interface PixelEvents {
-  page_view: { path: string };
+  /** `url`: the address at the route change; a page view may wait for the pixel ids, the address not. */
+  page_view: { path: string; url: string };
   view_content: { videoId: string; episodeId: string };
   unlock: { episodeId: string; videoId?: string; coins: number };
   purchase: { orderId: string; planId: string; value?: number; currency?: string };
@@ -161,7 +162,10 @@ function installTikTok(id: string, onFail: () => void): void {
   window.ttq.load(id);
 }
 
-/** Bigo Ads' snippet: `bge` queues its calls in `bgdataLayer` for events.js. */
+/**
+ * Bigo Ads' snippet as advertisers' sites embed it (Bigo's help pages document its server Events API
+ * and event names, not this snippet): `bge` queues its calls in `bgdataLayer` for events.js.
+ */
 function installBigo(id: string, onFail: () => void): void {
   window.bgdataLayer ??= [];
   window.bge ??= function () {
@@ -198,7 +202,8 @@ const SEND: Record<Vendor, Senders> = {
       window.fbq!('track', 'Purchase', { ...money(value, currency), content_ids: [planId], content_type: 'product' }, { eventID: purchaseEventId(orderId) }),
   },
   google: {
-    page_view: ({ path }) => window.gtag!('event', 'page_view', { page_path: path, page_location: window.location.href, page_title: document.title }),
+    // No page_title: a page sets its title once its data arrives, after the route change.
+    page_view: ({ path, url }) => window.gtag!('event', 'page_view', { page_path: path, page_location: url }),
     view_content: ({ videoId, episodeId }) =>
       window.gtag!('event', 'view_item', { ...money(undefined, undefined), items: [{ item_id: episodeId, item_group_id: videoId }] }),
     unlock: ({ episodeId, coins }) => window.gtag!('event', 'spend_virtual_currency', { value: coins, virtual_currency_name: 'coins', item_name: episodeId }),

@@ -10,7 +10,7 @@ import { readStored, STORAGE_KEYS, writeStored } from './storage';
 
 export function trackPageView(path: string): void {
   trackEvent('page_view', { path });
-  trackPixels('page_view', { path });
+  trackPixels('page_view', { path, url: window.location.href });
 }
 
 /** An episode opened on the video page: `video_view` is what the analytics service counts as a video view. */

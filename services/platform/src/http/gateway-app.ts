@@ -46,7 +46,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use('/api', apiMethodGuard);
   app.use('/api', jsonBody());
   app.use('/api', inputGuard);
-  app.use('/api', requestContext(options.authenticate));
+  app.use('/api', requestContext(options.authenticate, platform.logger));
   mountRateLimits(app, platform, options.rateLimited);
   for (const router of options.routes) app.use(router);
   app.use('/api', apiNotFound);

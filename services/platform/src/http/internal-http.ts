@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../errors.ts';
+import { AppError, ServiceUnavailable } from '../errors.ts';
+import { downstreamFailed, type CircuitBreaker } from './circuit-breaker.ts';
 import type { Envelope } from '../envelope.ts';
 import type { RequestContext } from '../context.ts';
 import { traceOutgoingCall } from './tracing.ts';
@@ -38,15 +39,26 @@ export interface ServiceClient {
   post<T>(path: string, body: unknown, context?: RequestContext): Promise<T>;
 }
 
-/** A typed caller of another service's internal endpoints; a non-200 envelope throws its AppError. */
-export function createServiceClient(baseUrl: string, internalToken: string, timeoutMs = 10_000): ServiceClient {
-  async function send<T>(method: string, path: string, body: unknown, context?: RequestContext): Promise<T> {
-    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: internalToken, accept: 'application/json' };
-    if (context) headers[CONTEXT_HEADER] = encodeContext(context);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const url = new URL(path, baseUrl);
+export interface ServiceClientOptions {
+  /** The downstream's circuit, shared with the gateway's forwarding to it; none: every call tries. */
+  breaker?: CircuitBreaker;
+  timeoutMs?: number;
+  /** Tries of a GET (idempotent) that found the service unreachable or failing, with jittered waits between. */
+  getTries?: number;
+}
+
+/**
+ * A typed caller of another service's internal endpoints; a non-200 envelope throws its AppError.
+ * A service that is unreachable, times out or answers 502/503/504 is a 503 to the caller (and a
+ * failure for its circuit); a GET is tried again after a short jittered wait first.
+ */
+export function createServiceClient(baseUrl: string, internalToken: string, options: ServiceClientOptions = {}): ServiceClient {
+  const { breaker, timeoutMs = 10_000, getTries = 3 } = options;
+  const unavailable = () => breaker?.unavailable() ?? new ServiceUnavailable();
+
+  /** One try: the envelope, or null when the service itself failed (unreachable, timed out, 502/503/504). */
+  async function attempt<T>(method: string, url: URL, headers: Record<string, string>, body: unknown): Promise<Envelope<T> | null> {
     const call = traceOutgoingCall(method, url);
-    let envelope: Envelope<T>;
     try {
       const response = await fetch(url, {
         method,
@@ -54,14 +66,33 @@ export function createServiceClient(baseUrl: string, internalToken: string, time
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      envelope = (await response.json()) as Envelope<T>;
       call?.end({ status: response.status });
+      if (downstreamFailed(response.status, response.headers.get('content-type'))) return null;
+      return (await response.json()) as Envelope<T>;
     } catch (error) {
       call?.end({ error });
-      throw error;
+      return null;
     }
-    if (envelope.code !== 200) throw new AppError(envelope.code, envelope.message, envelope.data);
-    return envelope.data;
+  }
+
+  async function send<T>(method: string, path: string, body: unknown, context?: RequestContext): Promise<T> {
+    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: internalToken, accept: 'application/json' };
+    if (context) headers[CONTEXT_HEADER] = encodeContext(context);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const url = new URL(path, baseUrl);
+    const tries = method === 'GET' ? getTries : 1;
+    for (let tried = 1; ; tried++) {
+      if (breaker && !breaker.allow()) throw unavailable();
+      const envelope = await attempt<T>(method, url, headers, body);
+      if (envelope) {
+        breaker?.succeeded();
+        if (envelope.code !== 200) throw new AppError(envelope.code, envelope.message, envelope.data);
+        return envelope.data;
+      }
+      breaker?.failed();
+      if (tried >= tries) throw unavailable();
+      await new Promise((resolve) => setTimeout(resolve, 50 * tried + Math.random() * 100 * tried));
+    }
   }
   return {
     get: (path, query, context) => send('GET', query ? `${path}?${new URLSearchParams(query)}` : path, undefined, context),

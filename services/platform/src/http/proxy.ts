@@ -2,6 +2,8 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { failure } from '../envelope.ts';
+import { ServiceUnavailable } from '../errors.ts';
+import { downstreamFailed, type CircuitBreaker } from './circuit-breaker.ts';
 import type { Logger } from '../logger.ts';
 import { CONTEXT_HEADER, encodeContext, INTERNAL_TOKEN_HEADER } from './internal-http.ts';
 import { traceOutgoingCall } from './tracing.ts';
@@ -25,9 +27,15 @@ const passedOn = [
  * browser's own `traceparent` stays with the gateway's span). A JSON body the gateway already read
  * is sent byte for byte; any other body (an upload) streams through untouched.
  */
-export function forwardTo(baseUrl: string, internalToken: string, logger: Logger) {
+export function forwardTo(baseUrl: string, internalToken: string, logger: Logger, breaker?: CircuitBreaker) {
   const target = new URL(baseUrl);
+  const refuse = (res: Response) => {
+    const error = breaker?.unavailable() ?? new ServiceUnavailable();
+    res.status(503).setHeader('retry-after', '5').json(failure(503, error.message));
+  };
   return (req: Request, res: Response) => {
+    // An open circuit answers at once: no request waits on a service known to be down.
+    if (breaker && !breaker.allow()) return refuse(res);
     const headers: http.OutgoingHttpHeaders = { [INTERNAL_TOKEN_HEADER]: internalToken };
     for (const name of passedOn) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
     if (req.context) headers[CONTEXT_HEADER] = encodeContext(req.context);
@@ -43,6 +51,8 @@ export function forwardTo(baseUrl: string, internalToken: string, logger: Logger
       { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.originalUrl, headers },
       (answer) => {
         answer.once('close', () => call?.end({ status: answer.statusCode ?? 502 }));
+        if (downstreamFailed(answer.statusCode ?? 502, answer.headers['content-type'])) breaker?.failed();
+        else breaker?.succeeded();
         res.status(answer.statusCode ?? 502);
         for (const name of passedBack) if (answer.headers[name] !== undefined) res.setHeader(name, answer.headers[name]!);
         answer.pipe(res);
@@ -52,8 +62,9 @@ export function forwardTo(baseUrl: string, internalToken: string, logger: Logger
     upstream.on('error', (error) => {
       call?.end({ error });
       logger.error({ err: error, target: baseUrl, path: req.originalUrl, requestId: req.context?.requestId }, 'service unreachable');
-      if (res.headersSent) res.destroy();
-      else res.status(502).json(failure(502, 'This part of Cliffhanger is unavailable right now. Please try again.'));
+      if (res.headersSent) return void res.destroy();
+      breaker?.failed();
+      refuse(res);
     });
     if (body) upstream.end(body);
     else (req as Readable).pipe(upstream);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Attribution } from '../context.ts';
+import type { Logger } from '../logger.ts';
 import { activeTraceparent } from '../observability/tracing.ts';
 
 /** Resolves a user token to its user id, or null. */
@@ -17,7 +18,10 @@ const requestIdOf = (value: string | undefined) => (value && /^[\w.:-]{1,100}$/.
  * the token, the attribution (headers first, then fbclid/ttclid from query or JSON body), and the
  * trace context of the request's span (`traceRequests`), child of the caller's when it sent one.
  */
-export function requestContext(authenticate: Authenticate) {
+/** On an answer given while the caller's identity could not be checked: they were served as anonymous. */
+export const IDENTITY_UNAVAILABLE_HEADER = 'x-identity-unavailable';
+
+export function requestContext(authenticate: Authenticate, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const requestId = requestIdOf(req.get('x-request-id')) ?? randomUUID();
     res.setHeader('x-request-id', requestId);
@@ -28,7 +32,16 @@ export function requestContext(authenticate: Authenticate) {
       ttclid: clean(req.get('x-ttclid')) ?? clean(req.query.ttclid) ?? clean(body.ttclid),
     };
     const traceparent = activeTraceparent();
-    req.context = { requestId, userId: await authenticate(req.get('x-user-token')), attribution, ...(traceparent && { traceparent }) };
+    req.context = { requestId, userId: null, attribution, ...(traceparent && { traceparent }) };
+    try {
+      req.context.userId = await authenticate(req.get('x-user-token'));
+    } catch (error) {
+      // Who is calling cannot be told (the user service is down): public reads go on as anonymous,
+      // the answer says so, and calls that need a user answer 503 (`requireUser`).
+      logger.warn({ err: error, requestId }, 'caller treated as anonymous: identity unavailable');
+      req.context.identityUnavailable = true;
+      res.setHeader(IDENTITY_UNAVAILABLE_HEADER, '1');
+    }
     next();
   };
 }

@@ -15,9 +15,6 @@ export function traceRequests(caller: 'browser' | 'service') {
     if (req.hostname) attributes['server.address'] = req.hostname;
     const span = startSpan(req.method, { kind: SpanKind.SERVER, attributes }, parent);
     const active = trace.setSpan(parent, span);
-    // Body parsing goes on in the request stream's events, outside this call: bound, they keep the span.
-    context.bind(active, req);
-    context.bind(active, res);
     res.once('close', () => {
       // The matched route, not the path: span names stay few (`POST /api/user/register`). A route
       // of several paths does not say which one matched.

@@ -4,6 +4,7 @@ import { ConfigError, type Config } from '../config.ts';
 import { migrate } from '../db/index.ts';
 import { eventsAdminRoutes } from '../http/events-admin.ts';
 import { createGatewayApp } from '../http/gateway-app.ts';
+import { createBreakers, type CircuitBreaker } from '../http/circuit-breaker.ts';
 import { createServiceClient } from '../http/internal-http.ts';
 import { forwardTo } from '../http/proxy.ts';
 import type { Authenticate } from '../http/request-context.ts';
@@ -72,6 +73,8 @@ export async function composeTarget(platform: Platform, registry: Registry, opti
   const local = new Set(target.modules.map((module) => module.name));
   const instances = new Map<string, ModuleInstance>();
   const remotes = new Map<string, unknown>();
+  // One circuit per module running elsewhere, shared by the calls forwarded to it and its client's.
+  const breakerOf = createBreakers(platform.metrics);
 
   const urlOf = (name: string, why: string) => {
     const url = config.serviceUrls[name];
@@ -83,7 +86,7 @@ export async function composeTarget(platform: Platform, registry: Registry, opti
     if (!module) throw new Error(`module registry: no module '${name}' (${why})`);
     if (!remotes.has(name)) {
       if (!module.remoteClient) throw new ConfigError(`config: TARGET: ${why}, and '${name}' cannot be reached from another process`);
-      remotes.set(name, module.remoteClient({ platform, http: () => createServiceClient(urlOf(name, why), required(config, 'INTERNAL_TOKEN', why)) }));
+      remotes.set(name, module.remoteClient({ platform, http: () => createServiceClient(urlOf(name, why), required(config, 'INTERNAL_TOKEN', why), { breaker: breakerOf(name) }) }));
     }
     return remotes.get(name);
   };
@@ -110,7 +113,7 @@ export async function composeTarget(platform: Platform, registry: Registry, opti
     }
     return null;
   };
-  const gateway = target.gateway ? gatewayApp(platform, registry, { local, instances, options, remoteClientOf, urlOf, readiness }) : null;
+  const gateway = target.gateway ? gatewayApp(platform, registry, { local, instances, options, remoteClientOf, urlOf, breakerOf, readiness }) : null;
   const app = gateway
     ? gateway.app
     : createServiceApp(
@@ -152,6 +155,7 @@ interface GatewayParts {
   options: ComposeOptions;
   remoteClientOf(name: string, why: string): unknown;
   urlOf(name: string, why: string): string;
+  breakerOf(name: string): CircuitBreaker;
   readiness: Readiness;
 }
 
@@ -176,7 +180,7 @@ function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts)
     const prefixes = module.publicPrefixes ?? [];
     if (prefixes.length === 0) continue;
     const why = `TARGET=${config.TARGET} routes ${prefixes.join(' ')} to ${module.name}`;
-    const forward = forwardTo(parts.urlOf(module.name, why), required(config, 'INTERNAL_TOKEN', why), logger);
+    const forward = forwardTo(parts.urlOf(module.name, why), required(config, 'INTERNAL_TOKEN', why), logger, parts.breakerOf(module.name));
     if (module.gatewayRoutes) routes.push(module.gatewayRoutes(parts.remoteClientOf(module.name, why)));
     for (const prefix of prefixes) forwarded.push({ prefix, forward });
   }

@@ -31,10 +31,10 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 
 /**
- * Traces (OpenTelemetry). Spans are made here, explicitly, by the HTTP kit, the database and the
- * bus: automatic instrumentation patches modules as they load, which ESM under tsx does not let it do.
- * Only a request starts a trace; the database, the outbox and consumers continue one, so background
- * work (polls, relays, jobs) makes no spans of its own.
+ * Traces (OpenTelemetry). The HTTP kit, the database and the bus make their spans explicitly with
+ * these helpers: automatic instrumentation patches modules as they load, which ESM under tsx does
+ * not let it do. Only a request starts a trace; the database, the outbox and consumers continue
+ * one, so background work (polls, relays, jobs) makes no spans of its own.
  */
 const w3c = new W3CTraceContextPropagator();
 const tracer = () => trace.getTracer('cliffhanger');
@@ -43,7 +43,10 @@ export interface TracingOptions {
   serviceName: string;
   /** Where finished spans go (the OTLP exporter, Sentry's processor, a test's memory); none records nothing. */
   spanProcessors: SpanProcessor[];
-  /** Which traces are recorded, where a trace starts (a trace continued follows its parent): all when something receives spans, by default. */
+  /**
+   * Whether a trace is recorded, where it starts (a span continuing one follows its parent): by
+   * default all are when something receives spans.
+   */
   sampler?: Sampler;
   contextManager?: ContextManager;
   /** Read and written beside W3C `traceparent` (Sentry's headers, which carry its sampling decision). */

@@ -170,9 +170,12 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
       deadHooks.set(definition.queue, [...(deadHooks.get(definition.queue) ?? []), hook as DeadJobHook<unknown>]);
     },
     async getJob(definition, id) {
-      const job = await queueOf(definition.queue).getJob(id);
+      // The state first, then the job: the move to failed writes its reason in the same step, so a
+      // job read after its state shows the reason that state came with (not the other way round).
+      const queue = queueOf(definition.queue);
+      const state = await queue.getJobState(id);
+      const job = state === 'unknown' ? undefined : await queue.getJob(id);
       if (!job) return null;
-      const state = await job.getState();
       return {
         id,
         status: statusOf[state] ?? 'waiting',
