@@ -208,7 +208,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     const pixel = await fetch(`${gateway}/api/statics.png?event=landing&during=user-down`, { headers: { 'x-user-token': token } });
     expect([pixel.status, pixel.headers.get('content-type')]).toEqual([200, 'image/png']);
     // A call that needs a user cannot be told who that is: 503, never a 401 that would sign them out.
-    expect(await call('GET', '/api/video/unlocked', { token })).toMatchObject({ status: 503, code: 503 });
+    expect(await call('GET', '/api/video/unlocked', { token })).toMatchObject({ code: 503, message: 'Your account cannot be checked right now. Please try again shortly.' });
     const own = await call('GET', '/api/user', { token });
     expect(own).toMatchObject({ status: 503, code: 503, message: 'The user service is unavailable right now. Please try again shortly.' });
     // Its circuit is open now: the gateway answers at once instead of trying a dead service each time.
