@@ -24,7 +24,7 @@ RUN npm run build
 # Runtime: production dependencies only, Debian's security-maintained ffmpeg, and tsx, which runs the
 # TypeScript sources (`node --import tsx`): a root devDependency, so it and the esbuild it needs
 # (with esbuild's build for this platform) come from the build stage.
-FROM node:20-bookworm-slim
+FROM node:20-bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg fonts-dejavu-core ca-certificates \
  && rm -rf /var/lib/apt/lists/*

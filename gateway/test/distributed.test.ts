@@ -149,7 +149,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(favorites.data.items).toMatchObject([{ id: videoId, title: 'Apart Together' }]);
   }, 180_000);
 
-  it('answers the pixel at the gateway, leaves the reports to the analytics process, and keeps unlock behind the gateway', async () => {
+  it('answers the pixel at the gateway, leaves the reports to the analytics process, and keeps unlock and the check-in behind the gateway', async () => {
     const pixel = await fetch(`${gateway}/api/statics.png?event=landing`);
     expect(pixel.status).toBe(200);
     expect(pixel.headers.get('content-type')).toBe('image/png');
@@ -158,6 +158,11 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     const token = (await call('GET', '/api/user')).headers.get('x-user-token')!;
     expect(await call('GET', '/api/video/unlocked', { token })).toMatchObject({ code: 200, data: { items: [], hasMore: false } });
     expect(await call('POST', '/api/video/unlock', { token, body: { episodeId: 'no-such-episode' } })).toMatchObject({ code: 404 });
+    // /api/user/checkin reaches the unlock process ahead of the user service's /api/user, with the
+    // viewer's time zone: the next check-in opens at midnight in Kiritimati, 10:00 UTC.
+    const checkin = await call('POST', '/api/user/checkin', { token, headers: { 'x-time-zone': 'Pacific/Kiritimati' }, body: {} });
+    expect(checkin.data).toMatchObject({ streak: 1, coinsAwarded: 5, balance: 5, nextAt: expect.stringMatching(/T10:00:00\.000Z$/) });
+    expect((await call('GET', '/api/user', { token })).data).toMatchObject({ coins: 5, bonusCoins: 5 });
   });
 
   it('buys coins in the payment process and unlocks an episode in the unlock process, through the gateway', async () => {

@@ -20,6 +20,8 @@ const calls: { method: string; path: string; fields: string[] }[] = [
   { method: 'GET', path: '/api/user/history', fields: ['page', 'size'] },
   { method: 'POST', path: '/api/user/history', fields: ['episodeId', 'positionSeconds'] },
   { method: 'POST', path: '/api/user/settings', fields: ['autoUnlock'] },
+  { method: 'GET', path: '/api/user/checkin', fields: [] },
+  { method: 'POST', path: '/api/user/checkin', fields: [] },
   { method: 'GET', path: '/api/tag', fields: [] },
   { method: 'GET', path: '/api/homepage', fields: [] },
   { method: 'GET', path: '/api/homepage/query', fields: ['keyword', 'tagId', 'sectionId', 'page', 'size'] },

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import { Counter, Gauge } from 'prom-client';
-import { appendEvent, serverSecret, type Attribution, type Authenticate, type Edge, type Platform } from '@cliffhanger/platform';
+import { appendEvents, serverSecret, type Attribution, type Authenticate, type Edge, type Platform } from '@cliffhanger/platform';
 
 // The smallest transparent PNG: 1x1, one byte of alpha.
 export const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -174,7 +174,11 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
 
   async function drain(): Promise<void> {
     try {
-      while (pending.length > 0) await writeBatch(pending.slice(0, BATCH));
+      while (pending.length > 0) {
+        await writeBatch(pending.slice(0, BATCH));
+        // Between batches, the requests waiting: an embedded database works on this process's thread.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       failures = 0;
     } catch (error) {
       failures++;
@@ -189,12 +193,12 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       // Whoever cannot be told (the user service is down) is recorded as nobody, not guessed.
       users.set(token, await authenticate(token).catch(() => null));
     }
-    await database.transaction(async (tx) => {
-      for (const hit of batch) {
-        const context = { requestId: randomUUID(), userId: hit.token ? (users.get(hit.token) ?? null) : null, attribution: hit.attribution, ...(hit.traceparent && { traceparent: hit.traceparent }) };
-        await appendEvent(tx, context, 'statics.hit', hit.data, context.userId, hit.at);
-      }
+    const events = batch.map((hit) => {
+      const userId = hit.token ? (users.get(hit.token) ?? null) : null;
+      const context = { requestId: randomUUID(), userId, attribution: hit.attribution, ...(hit.traceparent && { traceparent: hit.traceparent }) };
+      return { context, type: 'statics.hit' as const, data: hit.data, userId, occurredAt: hit.at };
     });
+    await database.transaction((tx) => appendEvents(tx, events));
     pending.splice(0, batch.length);
     hits.inc({ outcome: 'written' }, batch.length);
     bus.nudge();

@@ -37,7 +37,9 @@ function sweepBonusCoins(unlocks: UnlockService, logger: Logger): Background {
 export const unlockModule = defineModule<UnlockClient>({
   name: 'unlock',
   migrations: unlockMigrations,
-  publicPrefixes: ['/api/video/unlock', '/api/video/unlocked'],
+  // The check-in pays from the wallet in the same transaction, so this service answers it; a gateway
+  // routes it here ahead of the user service's `/api/user` (longest prefix first).
+  publicPrefixes: ['/api/video/unlock', '/api/video/unlocked', '/api/user/checkin'],
   needs: ['catalog'],
   init({ platform, client }) {
     const unlocks = createUnlockService(platform);

@@ -1,11 +1,12 @@
 import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '@cliffhanger/platform';
-import { bonusLots, ledger, unlocks, vip, wallets, type LedgerKind } from './schema.ts';
+import { bonusLots, checkins, ledger, unlocks, vip, wallets, type LedgerKind } from './schema.ts';
 
 export type Wallet = typeof wallets.$inferSelect;
 export type LedgerEntry = typeof ledger.$inferSelect;
 export type BonusLot = typeof bonusLots.$inferSelect;
 export type VipRow = typeof vip.$inferSelect;
+export type CheckinRow = typeof checkins.$inferSelect;
 
 /** The only code that knows the unlock service's tables. */
 export const unlockRepository = {
@@ -182,5 +183,15 @@ export const unlockRepository = {
 
   async endVip(db: Executor, userId: string): Promise<void> {
     await db.delete(vip).where(eq(vip.userId, userId));
+  },
+
+  /** The user's latest check-in: the one a new day's streak continues. */
+  async lastCheckin(db: Executor, userId: string): Promise<CheckinRow | null> {
+    const [row] = await db.select().from(checkins).where(eq(checkins.userId, userId)).orderBy(desc(checkins.day)).limit(1);
+    return row ?? null;
+  },
+
+  async insertCheckin(db: Executor, row: CheckinRow): Promise<void> {
+    await db.insert(checkins).values(row);
   },
 };

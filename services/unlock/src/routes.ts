@@ -1,12 +1,16 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { NotFound, ok, pagingSchema, parseInput, requiredText, requireUser } from '@cliffhanger/platform';
+import { zoneOrUtc } from './calendar.ts';
 import type { CatalogTerms } from './ports.ts';
 import type { UnlockService } from './service.ts';
 
 const unlockBody = z.object({ episodeId: requiredText('Please choose an episode', 100) });
 
-/** The unlock calls of docs/api.md ("Money and unlocks"). */
+/** The viewer's time zone: the IANA name in `x-time-zone`, UTC when it is missing or unknown. */
+const zoneOf = (req: Request) => zoneOrUtc(req.get('x-time-zone'));
+
+/** The unlock calls of docs/api.md ("Money and unlocks"), and the daily check-in ("Accounts"). */
 export function unlockRoutes(unlocks: UnlockService, catalog: CatalogTerms): Router {
   const router = Router();
 
@@ -28,6 +32,14 @@ export function unlockRoutes(unlocks: UnlockService, catalog: CatalogTerms): Rou
       return video ? [{ video, episodes }] : [];
     });
     res.json(ok({ ...unlocked, items }));
+  });
+
+  router.get('/api/user/checkin', async (req, res) => {
+    res.json(ok(await unlocks.checkinStatus(requireUser(req.context), zoneOf(req))));
+  });
+
+  router.post('/api/user/checkin', async (req, res) => {
+    res.json(ok(await unlocks.checkIn(req.context, requireUser(req.context), zoneOf(req))));
   });
 
   return router;

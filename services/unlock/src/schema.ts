@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const unlock = pgSchema('unlock');
 
@@ -55,3 +55,16 @@ export const vip = unlock.table('vip', {
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
+
+export const checkins = unlock.table(
+  'checkins',
+  {
+    userId: text('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    streak: integer('streak').notNull(),
+    coins: integer('coins').notNull(),
+    timeZone: text('time_zone').notNull(),
+    checkedInAt: at('checked_in_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day] })],
+);

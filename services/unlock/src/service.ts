@@ -1,7 +1,9 @@
-import { appendEvent, Conflict, PaymentRequired, type Database, type EventBus, type Page, type RequestContext } from '@cliffhanger/platform';
+import { appendEvent, Conflict, PaymentRequired, type Database, type EventBus, type Executor, type Page, type RequestContext } from '@cliffhanger/platform';
+import { startOfDayAfter } from './calendar.ts';
+import { checkinDay, rewardOf, type Checkin, type CheckinStatus } from './checkin.ts';
 import type { EpisodeTerms, SeriesTerms } from './ports.ts';
 import { unlockRepository as repo } from './repository.ts';
-import { withLockedWallet } from './wallet.ts';
+import { withLockedWallet, type LockedWallet } from './wallet.ts';
 
 /** How long bonus coins stay spendable unless the service is told otherwise. */
 export const BONUS_COIN_DAYS = 30;
@@ -72,6 +74,18 @@ export interface UnlockServiceDeps {
   bonusCoinDays?: number;
 }
 
+/** One credit to a wallet: paid and bonus coins under a reference that makes it happen once. */
+interface CreditEntry {
+  userId: string;
+  kind: 'purchase' | BonusGrant['kind'];
+  reference: string;
+  coins: number;
+  bonusCoins: number;
+  orderId?: string;
+}
+
+const ALREADY_CHECKED_IN = 'You have already checked in today';
+
 const isFree = (terms: EpisodeTerms) => terms.number <= terms.freeEpisodes;
 
 const isUniqueViolation = (error: unknown): boolean => {
@@ -94,8 +108,17 @@ export function createUnlockService(deps: UnlockServiceDeps) {
     return Boolean(row && row.activeUntil > at);
   }
 
+  /** Adds coins to a locked wallet under `reference`, and the `coins.credited` event that says so. */
+  async function creditLocked(tx: Executor, context: RequestContext, wallet: LockedWallet, at: Date, entry: CreditEntry): Promise<void> {
+    const { userId, kind, reference, coins, bonusCoins, orderId } = entry;
+    await wallet.credit(kind, reference, coins, bonusCoins, new Date(at.getTime() + bonusLifetimeMs));
+    const credited = { reference, ...(orderId ? { orderId } : {}), kind, coins, bonusCoins, balance: wallet.balance };
+    await appendEvent(tx, context, 'coins.credited', credited, userId);
+  }
+
   /** Credits coins under a reference once; a repeat, however concurrent, answers the balance. */
-  async function credit(context: RequestContext, userId: string, kind: 'purchase' | BonusGrant['kind'], reference: string, coins: number, bonusCoins: number, orderId?: string): Promise<Credit> {
+  async function credit(context: RequestContext, entry: CreditEntry): Promise<Credit> {
+    const { userId, reference } = entry;
     const at = now();
     try {
       const result = await database.transaction((tx) =>
@@ -103,9 +126,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
           const earlier = await repo.entryByReference(tx, reference);
           if (earlier && earlier.userId !== userId) throw new Conflict(`${reference} was credited to another user`);
           if (earlier) return { credited: false, balance: wallet.balance };
-          await wallet.credit(kind, reference, coins, bonusCoins, new Date(at.getTime() + bonusLifetimeMs));
-          const credited = { reference, ...(orderId ? { orderId } : {}), kind, coins, bonusCoins, balance: wallet.balance };
-          await appendEvent(tx, context, 'coins.credited', credited, userId);
+          await creditLocked(tx, context, wallet, at, entry);
           return { credited: true, balance: wallet.balance };
         }),
       );
@@ -190,10 +211,44 @@ export function createUnlockService(deps: UnlockServiceDeps) {
 
     /** A paid order's coins and its bonus lot, once per order id. */
     creditOrder: (context: RequestContext, order: OrderCredit): Promise<Credit> =>
-      credit(context, order.userId, 'purchase', `order:${order.orderId}`, order.coins, order.bonusCoins, order.orderId),
+      credit(context, { userId: order.userId, kind: 'purchase', reference: `order:${order.orderId}`, coins: order.coins, bonusCoins: order.bonusCoins, orderId: order.orderId }),
 
     /** Bonus coins for a check-in or a promotion, once per reference. */
-    grantBonus: (context: RequestContext, grant: BonusGrant): Promise<Credit> => credit(context, grant.userId, grant.kind, grant.reference, 0, grant.coins),
+    grantBonus: (context: RequestContext, grant: BonusGrant): Promise<Credit> =>
+      credit(context, { userId: grant.userId, kind: grant.kind, reference: grant.reference, coins: 0, bonusCoins: grant.coins }),
+
+    /** Where the viewer stands with the daily check-in, in their time zone. */
+    async checkinStatus(userId: string, zone: string): Promise<CheckinStatus> {
+      return checkinDay(zone, now(), await repo.lastCheckin(database.db, userId)).status;
+    },
+
+    /**
+     * Today's check-in, once per calendar day in the viewer's time zone: its row and the bonus coins
+     * it pays (ledger reference `checkin:<user>:<day>`) commit together under the wallet lock, so
+     * calls that race wait on the lock and then find the day claimed (409). The primary key
+     * (user, day) and the unique reference stand behind the lock.
+     */
+    async checkIn(context: RequestContext, userId: string, zone: string): Promise<Checkin> {
+      const at = now();
+      try {
+        const checkin = await database.transaction((tx) =>
+          withLockedWallet(tx, userId, at, async (wallet) => {
+            const { today: day, claimed, streak } = checkinDay(zone, at, await repo.lastCheckin(tx, userId));
+            if (claimed) throw new Conflict(ALREADY_CHECKED_IN);
+            const coinsAwarded = rewardOf(streak);
+            await repo.insertCheckin(tx, { userId, day, streak, coins: coinsAwarded, timeZone: zone, checkedInAt: at });
+            await creditLocked(tx, context, wallet, at, { userId, kind: 'checkin', reference: `checkin:${userId}:${day}`, coins: 0, bonusCoins: coinsAwarded });
+            await appendEvent(tx, context, 'checkin.claimed', { day, streak, coinsAwarded }, userId);
+            return { day, streak, coinsAwarded, balance: wallet.balance, nextAt: startOfDayAfter(zone, day, at).toISOString() };
+          }),
+        );
+        bus.nudge();
+        return checkin;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new Conflict(ALREADY_CHECKED_IN);
+        throw error;
+      }
+    },
 
     /**
      * Takes back a refunded order's coins, once: what is left of its bonus lot and as many of its

@@ -25,6 +25,25 @@ export interface User {
   settings: UserSettings;
 }
 
+/** Where the viewer stands with the daily check-in; `nextAt` is when the next one opens (now, while today's is open). */
+export interface CheckinStatus {
+  checkedInToday: boolean;
+  /** Days in a row, 0 once a day was missed. */
+  streak: number;
+  /** Bonus coins the next check-in pays. */
+  nextReward: number;
+  nextAt: string;
+}
+
+/** A check-in made: the calendar day it claimed, its streak, its bonus coins and the balance afterwards. */
+export interface Checkin {
+  day: string;
+  streak: number;
+  coinsAwarded: number;
+  balance: number;
+  nextAt: string;
+}
+
 export interface Tag {
   id: string;
   name: string;

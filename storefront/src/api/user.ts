@@ -1,5 +1,5 @@
-import { api, type Page } from './client';
-import type { FavoriteItem, HistoryItem, User, UserSettings } from './types';
+import { api, request, type Page } from './client';
+import type { Checkin, CheckinStatus, FavoriteItem, HistoryItem, User, UserSettings } from './types';
 
 export interface Credentials {
   email: string;
@@ -9,6 +9,9 @@ export interface Credentials {
 export interface Registration extends Credentials {
   confirmPassword: string;
 }
+
+/** The browser's time zone: the check-in counts calendar days where the viewer is. */
+const inViewersTimeZone = () => ({ headers: { 'x-time-zone': Intl.DateTimeFormat().resolvedOptions().timeZone } });
 
 export const userCalls = {
   current: () => api.get<User>('/api/user'),
@@ -25,4 +28,6 @@ export const userCalls = {
   history: (page: number, size: number) => api.get<Page<HistoryItem>>('/api/user/history', { page, size }),
   recordHistory: (episodeId: string, positionSeconds: number, keepalive = false) =>
     api.post<null>('/api/user/history', { episodeId, positionSeconds }, { keepalive }),
+  checkinStatus: () => request<CheckinStatus>('GET', '/api/user/checkin', inViewersTimeZone()),
+  checkIn: () => api.post<Checkin>('/api/user/checkin', {}, inViewersTimeZone()),
 };

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQuery, useQueryClie
 import { useEffect } from 'react';
 import { keepUserId } from '../lib/attribution';
 import { PAGE_SIZE, pagedQuery } from '../lib/paging';
+import { ApiError } from './client';
 import type { User } from './types';
 import { userCalls } from './user';
 
@@ -18,6 +19,7 @@ export const userQueries = {
       queryFn: ({ pageParam }) => userCalls.favorites(pageParam, PAGE_SIZE),
       ...pagedQuery,
     }),
+  checkin: () => queryOptions({ queryKey: ['checkin'], queryFn: userCalls.checkinStatus, staleTime: 60_000 }),
 };
 
 /** The current user; the first call creates a guest, and the client keeps the x-user-token it answers. */
@@ -53,3 +55,23 @@ export function useAutoUnlockSetting() {
 }
 
 const withAutoUnlock = (user: User, autoUnlock: boolean): User => ({ ...user, settings: { ...user.settings, autoUnlock } });
+
+/**
+ * Today's check-in. The header's coins show the bonus at once (the answer's balance), then both the
+ * user and the check-in are read again; a 409 (checked in from another tab) refreshes the card too.
+ */
+export function useCheckIn() {
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    Promise.all([userQueries.current(), userQueries.checkin()].map(({ queryKey }) => queryClient.invalidateQueries({ queryKey })));
+  return useMutation({
+    mutationFn: userCalls.checkIn,
+    onSuccess: (checkin) => {
+      queryClient.setQueryData(userQueries.current().queryKey, (user) =>
+        user ? { ...user, coins: checkin.balance, bonusCoins: user.bonusCoins + checkin.coinsAwarded } : user,
+      );
+      return refresh();
+    },
+    onError: (error) => (error instanceof ApiError && error.code === 409 ? refresh() : undefined),
+  });
+}

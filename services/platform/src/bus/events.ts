@@ -33,8 +33,6 @@ export async function appendEvent<T extends Record<string, unknown>>(
   type: EventType,
   data: T,
   userId: string | null = context.userId,
-  /** When it happened, if not now: the pixel writes its buffered hits a moment later. */
-  occurredAt: Date = new Date(),
 ): Promise<BusEvent<T>> {
   checkPayload(type, data);
   const id = randomUUID();
@@ -44,7 +42,7 @@ export async function appendEvent<T extends Record<string, unknown>>(
     const event: BusEvent<T> = {
       id,
       type,
-      time: occurredAt.toISOString(),
+      time: new Date().toISOString(),
       userId,
       attribution: context.attribution,
       data,
@@ -55,6 +53,29 @@ export async function appendEvent<T extends Record<string, unknown>>(
       values (${event.id}, ${type}, ${event.time}, ${userId}, ${JSON.stringify(event.attribution)}::jsonb, ${JSON.stringify(data)}::jsonb, ${traceparent ?? null})`);
     return event;
   });
+}
+
+/** One event of a batch `appendEvents` writes. */
+export interface BatchedEvent {
+  context: RequestContext;
+  type: EventType;
+  data: Record<string, unknown>;
+  userId: string | null;
+  /** When it happened: a buffered pixel hit is written a moment after it arrived. */
+  occurredAt: Date;
+}
+
+/**
+ * Writes many events in one statement inside the caller's transaction (the pixel's batches of
+ * hits): no span each, and each keeps its own context's `traceparent`.
+ */
+export async function appendEvents(tx: Executor, events: BatchedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map(({ context, type, data, userId, occurredAt }) => {
+    checkPayload(type, data);
+    return sql`(${randomUUID()}, ${type}, ${occurredAt.toISOString()}, ${userId}, ${JSON.stringify(context.attribution)}::jsonb, ${JSON.stringify(data)}::jsonb, ${context.traceparent ?? null})`;
+  });
+  await tx.execute(sql`insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data, traceparent) values ${sql.join(rows, sql`, `)}`);
 }
 
 export interface OutboxRow {

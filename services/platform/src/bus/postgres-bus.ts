@@ -110,6 +110,9 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
           logger.error({ err: error, loop: name }, 'bus loop failed; retrying');
         }
         if (wait > 0 && running) await sleepUntilWoken(wait, name === 'relay' ? 'relay' : 'deliver', name);
+        // More to do at once: let requests in first. An embedded database answers on this thread,
+        // so back-to-back batches would otherwise never hand the event loop to the server.
+        else await new Promise((resolve) => setImmediate(resolve));
       }
     })();
   }

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../../api/userQueries';
 import { AutoUnlockSwitch } from '../../components/AutoUnlockSwitch';
+import { CheckinCard } from '../../components/CheckinCard';
 import { BookmarkIcon, ChevronRightIcon, CoinIcon, CrownIcon, HistoryIcon, LogoutIcon, UnlockIcon, UserIcon } from '../../components/Icons';
 import { LanguageChooser } from '../../components/LanguageChooser';
 import { useT } from '../../i18n/I18nProvider';
@@ -74,6 +75,7 @@ export function MyPage() {
           )}
         </div>
       </section>
+      <CheckinCard />
       <AutoUnlockSwitch />
       <nav aria-label={t('account.title')}>
         <ul className="menu">

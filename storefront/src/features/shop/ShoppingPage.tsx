@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Plan } from '../../api/types';
 import { useCurrentUser } from '../../api/userQueries';
+import { CheckinCard } from '../../components/CheckinCard';
 import { CoinIcon, CrownIcon } from '../../components/Icons';
 import { useT } from '../../i18n/I18nProvider';
 import { formatPrice } from '../../lib/format';
@@ -15,7 +16,7 @@ import './shop.css';
 const offerFirst = (a: Plan, b: Plan) => Number(Boolean(b.firstPurchaseOnly)) - Number(Boolean(a.firstPurchaseOnly));
 
 /**
- * /shopping: the wallet, the current VIP plan with cancel and resume, VIP plans and coin packs.
+ * /shopping: the wallet, the daily check-in, the current VIP plan with cancel and resume, VIP plans and coin packs.
  * Choosing a plan opens /order/easy?planId=, which makes the order when the user pays.
  * /shopping#vip and /shopping#coins (the unlock sheet's links) open at that section.
  */
@@ -48,6 +49,8 @@ export function ShoppingPage() {
           {user && user.bonusCoins > 0 && <span className="shop__bonus">{t('shop.bonusPart', { count: user.bonusCoins })}</span>}
         </p>
       </header>
+
+      <CheckinCard />
 
       {vip && <CurrentPlan vip={vip} planTitle={plans.data?.find((plan) => plan.id === vip.planId)?.title} />}
 

@@ -1,0 +1,675 @@
+// The deployment files, checked without Docker or a cluster: the Dockerfile against the root
+// workspaces and the lock file, docker-compose.yml and every k8s/ overlay (rendered by `kubectl
+// kustomize`) against the module registry and the config schema. Every check also runs on a copy
+// with one mistake planted in it, and must name that mistake.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { configSchema, GATEWAY, loadConfig, parseTarget } from '@cliffhanger/platform';
+import { registry } from '../src/registry.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+const { workspaces } = JSON.parse(read('package.json')) as { workspaces: string[] };
+
+type Json = any;
+
+// ---------------------------------------------------------------------------------------------
+// What every deployment must agree with: the registry and the config schema.
+
+/**
+ * Modules that get no container of their own, and the setting that keeps them off in every
+ * container: the demo catalog is `npm start`'s, seeded from inside the catalog's process.
+ */
+const offInDeployments: Record<string, { setting: string; value: string }> = { demo: { setting: 'DEMO', value: '0' } };
+/** Every name that runs as a container: the gateway and each module not turned off. */
+const deployable = [GATEWAY, ...registry.modules.map((module) => module.name).filter((name) => !(name in offInDeployments))];
+/** The modules the gateway reaches over HTTP: each one's public prefixes are forwarded, and the identity module answers who calls. */
+const reachedByUrl = registry.modules.filter((module) => (module.publicPrefixes?.length ?? 0) > 0 || module.name === registry.identity).map((module) => module.name);
+
+const configKeys = new Set(Object.keys(configSchema.shape));
+const serviceUrl = /^([A-Z]+)_SERVICE_URL$/;
+const moduleNames = new Set(registry.modules.map((module) => module.name));
+
+/** Why an environment variable is not one the app reads (config.ts), or null when it is. */
+function unknownSetting(name: string): string | null {
+  if (configKeys.has(name)) return null;
+  const module = serviceUrl.exec(name)?.[1]?.toLowerCase();
+  if (module !== undefined) return moduleNames.has(module) ? null : `${name} names no module of the registry`;
+  return `${name} is no setting of services/platform/src/config.ts`;
+}
+
+/** The module names a TARGET value runs (the gateway counted as one), or the reason it is refused. */
+function targetNames(target: string): string[] | string {
+  try {
+    const parsed = parseTarget(registry, target);
+    return [...(parsed.gateway ? [GATEWAY] : []), ...parsed.modules.map((module) => module.name)];
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dockerfile
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+interface Stage {
+  name: string;
+  instructions: Instruction[];
+}
+
+/** The Dockerfile's instructions by stage, continuation lines joined and comments left out. */
+function dockerStages(text: string): Stage[] {
+  const stages: Stage[] = [];
+  let pending = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#') || (!pending && !line)) continue;
+    pending = `${pending} ${line.replace(/\\$/, '')}`.trim();
+    if (line.endsWith('\\')) continue;
+    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(pending) ?? [];
+    pending = '';
+    if (keyword.toUpperCase() === 'FROM') stages.push({ name: /\sAS\s+(\S+)$/i.exec(args)?.[1] ?? String(stages.length), instructions: [] });
+    stages.at(-1)?.instructions.push({ keyword: keyword.toUpperCase(), args });
+  }
+  return stages;
+}
+
+/** Where a stage's COPY puts each source, relative to its WORKDIR: `{ from, source, placed }`. */
+function copies(stage: Stage, until = stage.instructions.length) {
+  let workdir = '/';
+  const placed: { from: string | null; source: string; placed: string }[] = [];
+  for (const instruction of stage.instructions.slice(0, until)) {
+    if (instruction.keyword === 'WORKDIR') workdir = path.posix.resolve(workdir, instruction.args);
+    if (instruction.keyword !== 'COPY') continue;
+    const tokens = instruction.args.split(/\s+/);
+    const from = tokens.find((token) => token.startsWith('--from='))?.slice('--from='.length) ?? null;
+    const paths = tokens.filter((token) => !token.startsWith('--'));
+    const destination = paths.at(-1)!;
+    const sources = paths.slice(0, -1);
+    for (const source of sources) {
+      const into = destination.endsWith('/') || sources.length > 1 ? path.posix.join(destination, path.posix.basename(source)) : destination;
+      placed.push({ from, source: source.replace(/\/$/, ''), placed: path.posix.relative(workdir, path.posix.resolve(workdir, into)) });
+    }
+  }
+  return placed;
+}
+
+interface LockEntry {
+  dev?: boolean;
+  os?: string[];
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+type Lock = { packages: Record<string, LockEntry> };
+
+/** Where npm puts `name` for the package at `from`: the nearest node_modules up the tree. */
+function resolveInLock(lock: Lock, from: string, name: string): string | undefined {
+  for (let dir = from; ; ) {
+    const candidate = `${dir}/node_modules/${name}`;
+    if (lock.packages[candidate]) return candidate;
+    const up = dir.lastIndexOf('/node_modules/');
+    if (up === -1) break;
+    dir = dir.slice(0, up);
+  }
+  return lock.packages[`node_modules/${name}`] ? `node_modules/${name}` : undefined;
+}
+
+/** The installed folders a package needs at run time (itself included) that `npm ci --omit=dev` leaves out, on Linux. */
+function devOnlyClosure(lock: Lock, start: string): string[] {
+  const seen = new Set<string>();
+  const todo = [start];
+  while (todo.length > 0) {
+    const at = todo.pop()!;
+    const entry = lock.packages[at];
+    if (seen.has(at) || !entry || (entry.os && !entry.os.includes('linux'))) continue;
+    seen.add(at);
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+      const found = resolveInLock(lock, at, name);
+      if (found) todo.push(found);
+    }
+  }
+  return [...seen].filter((at) => lock.packages[at]!.dev).sort();
+}
+
+/** The root's workspaces; one with a build script (the storefront) is served from what it builds. */
+const workspaceList = workspaces.map((workspace) => ({
+  workspace,
+  built: Boolean((JSON.parse(read(`${workspace}/package.json`)) as { scripts?: Record<string, string> }).scripts?.build),
+}));
+
+/** What is wrong with a Dockerfile for these workspaces, one line each. */
+function dockerfileProblems(text: string, lock: Lock, packages = workspaceList): string[] {
+  const problems: string[] = [];
+  const stages = dockerStages(text);
+  const final = stages.at(-1);
+  if (!final) return ['no FROM'];
+  for (const stage of stages) {
+    const ci = stage.instructions.findIndex((instruction) => instruction.keyword === 'RUN' && /\bnpm ci\b/.test(instruction.args));
+    if (ci === -1) continue;
+    const placed = new Set(copies(stage, ci).filter((copy) => copy.from === null).map((copy) => copy.placed));
+    for (const manifest of ['package.json', 'package-lock.json', ...packages.map(({ workspace }) => `${workspace}/package.json`)])
+      if (!placed.has(manifest)) problems.push(`stage ${stage.name}: ${manifest} is not copied before \`RUN npm ci\` (each workspace's own COPY, so the install layer is cached)`);
+  }
+
+  const install = final.instructions.find((instruction) => instruction.keyword === 'RUN' && /\bnpm ci\b/.test(instruction.args));
+  const finalCopies = copies(final);
+  if (!install) problems.push('the final stage installs no packages (`npm ci`)');
+  else if (/--omit=dev|--production/.test(install.args)) {
+    // The CMD runs TypeScript through tsx, a root devDependency: it must come along from a stage that has it.
+    for (const needed of devOnlyClosure(lock, 'node_modules/tsx')) {
+      const brought = finalCopies.some(
+        (copy) => copy.from !== null && (needed === copy.placed || needed.startsWith(`${copy.placed}/`)) && copy.source.endsWith(`/${copy.placed}`),
+      );
+      if (!brought) problems.push(`the final stage omits devDependencies but does not copy ${needed} (tsx needs it at run time) from the build stage`);
+    }
+  }
+  const built = stages.find((stage) => stage.instructions.some((instruction) => instruction.keyword === 'RUN' && /\bnpm run build\b/.test(instruction.args)));
+  for (const { workspace, built: isBuilt } of packages) {
+    // A workspace with a build (the storefront) is served from its dist; the others run from source.
+    const needed = isBuilt ? `${workspace}/dist` : workspace;
+    const present = finalCopies.some((copy) => (needed === copy.placed || needed.startsWith(`${copy.placed}/`)) && (isBuilt ? copy.from === built?.name : copy.from === null));
+    if (!present) problems.push(`the final stage lacks ${needed}${isBuilt ? ' (copied from the stage that runs `npm run build`)' : ''}`);
+  }
+  if (!finalCopies.some((copy) => copy.from === null && (copy.placed === 'scripts' || copy.placed === 'scripts/migrate.ts')))
+    problems.push('the final stage lacks scripts/migrate.ts, which the migration Job and init containers run');
+  if (!final.instructions.some((instruction) => instruction.keyword === 'RUN' && /apt-get install[^&]*\bffmpeg\b/.test(instruction.args) && /\bfonts-dejavu-core\b/.test(instruction.args)))
+    problems.push("the final stage does not install Debian's ffmpeg and fonts-dejavu-core");
+  const user = final.instructions.filter((instruction) => instruction.keyword === 'USER').at(-1)?.args.split(':')[0];
+  if (!user || user === 'root' || user === '0') problems.push(`the final stage runs as ${user ?? 'root (no USER)'}, not as a user of its own`);
+  const cmd = final.instructions.filter((instruction) => instruction.keyword === 'CMD').at(-1);
+  let command: unknown = null;
+  try {
+    command = cmd ? JSON.parse(cmd.args) : null;
+  } catch {
+    // A shell-form CMD is refused below.
+  }
+  const argv = Array.isArray(command) ? command.map(String) : [];
+  if (argv[0] !== 'node' || argv.at(-1) !== 'gateway/src/main.ts' || !argv.join(' ').includes('--import tsx'))
+    problems.push(`the CMD does not start gateway/src/main.ts through node --import tsx (exec form): ${cmd?.args ?? 'none'}`);
+  return problems;
+}
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const lock = JSON.parse(read('package-lock.json')) as Lock;
+  const without = (line: string) => {
+    expect(dockerfile).toContain(line);
+    return dockerfile.replace(`${line}\n`, '');
+  };
+
+  it('copies every workspace manifest before each npm ci, brings tsx along, runs the site as a user of its own', () => {
+    expect(dockerfileProblems(dockerfile, lock)).toEqual([]);
+  });
+
+  it('names a workspace whose package.json is missing before npm ci', () => {
+    expect(dockerfileProblems(without('COPY services/payment/package.json services/payment/'), lock)).toEqual([
+      "stage build: services/payment/package.json is not copied before `RUN npm ci` (each workspace's own COPY, so the install layer is cached)",
+    ]);
+  });
+
+  it('names a workspace added to the root list that the Dockerfile does not know', () => {
+    const added = [...workspaceList, { workspace: 'services/reviews', built: false }];
+    expect(dockerfileProblems(dockerfile, lock, added)).toEqual([
+      "stage build: services/reviews/package.json is not copied before `RUN npm ci` (each workspace's own COPY, so the install layer is cached)",
+      "stage runtime: services/reviews/package.json is not copied before `RUN npm ci` (each workspace's own COPY, so the install layer is cached)",
+    ]);
+  });
+
+  it('names a root user, a different CMD, and a tsx dependency left behind', () => {
+    expect(dockerfileProblems(without('USER node'), lock)).toEqual(['the final stage runs as root (no USER), not as a user of its own']);
+    expect(dockerfileProblems(dockerfile.replace('"gateway/src/main.ts"]', '"scripts/ingest.ts"]'), lock)).toEqual([
+      'the CMD does not start gateway/src/main.ts through node --import tsx (exec form): ["node", "--import", "tsx", "scripts/ingest.ts"]',
+    ]);
+    expect(dockerfileProblems(without('COPY --from=build /app/node_modules/esbuild node_modules/esbuild'), lock)).toEqual([
+      'the final stage omits devDependencies but does not copy node_modules/esbuild (tsx needs it at run time) from the build stage',
+    ]);
+    expect(dockerfileProblems(without('COPY --from=build /app/storefront/dist storefront/dist'), lock)).toEqual([
+      'the final stage lacks storefront/dist (copied from the stage that runs `npm run build`)',
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// docker-compose.yml
+
+/** `${NAME:-default}` as compose would see it with nothing set in the shell; null for a `${NAME}` with no default. */
+function interpolated(value: string): string | null {
+  let missing = false;
+  const result = value.replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_whole, _name: string, fallback?: string) => {
+    if (fallback === undefined) missing = true;
+    return fallback ?? '';
+  });
+  return missing ? null : result;
+}
+
+function environmentOf(service: Json): Record<string, string> {
+  const environment = service.environment ?? {};
+  if (Array.isArray(environment)) return Object.fromEntries(environment.map((entry: string) => [entry.split('=')[0], entry.slice(entry.indexOf('=') + 1)]));
+  return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, String(value)]));
+}
+
+/** What is wrong with a parsed docker-compose.yml, one line each. */
+function composeProblems(compose: Json): string[] {
+  const problems: string[] = [];
+  const services: Record<string, Json> = compose.services ?? {};
+  // The app's containers are the ones built from this repository; one-shots (restart: "no") run a command and exit.
+  const app = Object.entries(services).filter(([, service]) => service.build !== undefined);
+  const oneShots = app.filter(([, service]) => service.restart === 'no');
+  const servers = app.filter(([, service]) => service.restart !== 'no');
+  const migrations = oneShots.filter(([, service]) => JSON.stringify(service.command ?? '').includes('scripts/migrate.ts')).map(([name]) => name);
+  if (migrations.length === 0) problems.push('no one-shot container runs scripts/migrate.ts');
+
+  const runs = new Map<string, string[]>();
+  for (const [name, service] of app) {
+    const raw = environmentOf(service);
+    for (const setting of Object.keys(raw)) {
+      const unknown = unknownSetting(setting);
+      if (unknown) problems.push(`${name}: ${unknown}`);
+    }
+    const environment: Record<string, string> = {};
+    for (const [setting, value] of Object.entries(raw)) {
+      const resolved = interpolated(value);
+      if (resolved === null) problems.push(`${name}: ${setting} has no default (${value})`);
+      else environment[setting] = resolved;
+    }
+    try {
+      loadConfig(environment);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+    }
+    for (const [module, { setting, value }] of Object.entries(offInDeployments))
+      if (environment[setting] !== value) problems.push(`${name}: ${setting} is not ${value}, yet no container runs ${module}`);
+    if (service.restart === 'no') continue;
+    if (environment.TARGET === undefined) problems.push(`${name}: no TARGET`);
+    else {
+      const names = targetNames(environment.TARGET);
+      if (typeof names === 'string') problems.push(`${name}: ${names}`);
+      else runs.set(name, names);
+    }
+    if (!environment.S3_BUCKET) problems.push(`${name}: no S3_BUCKET: media must be shared by every container`);
+    const check = service.healthcheck;
+    if (!check || check.disable || !JSON.stringify(check.test ?? '').includes('/readyz')) problems.push(`${name}: no health check on /readyz`);
+    for (const migration of migrations)
+      if (service.depends_on?.[migration]?.condition !== 'service_completed_successfully') problems.push(`${name}: does not wait for ${migration} to complete`);
+  }
+
+  for (const wanted of deployable) {
+    const containers = [...runs].filter(([, names]) => names.includes(wanted)).map(([name]) => name);
+    if (containers.length !== 1) problems.push(`${containers.length === 0 ? 'no container runs' : `${containers.join(', ')} all run`} ${wanted}`);
+  }
+  const buckets = new Set(servers.map(([, service]) => environmentOf(service).S3_BUCKET));
+  if (buckets.size > 1) problems.push(`the containers use different buckets: ${[...buckets].join(', ')}`);
+
+  for (const [name, service] of app) {
+    const environment = environmentOf(service);
+    if (!runs.get(name)?.includes(GATEWAY)) continue;
+    for (const module of reachedByUrl) {
+      const setting = `${module.toUpperCase()}_SERVICE_URL`;
+      const host = URL.canParse(environment[setting] ?? '') ? new URL(environment[setting]!).hostname : null;
+      if (!host) problems.push(`${name}: no ${setting}`);
+      else if (!runs.get(host)?.includes(module)) problems.push(`${name}: ${setting} points at ${host}, which does not run ${module}`);
+    }
+  }
+
+  for (const [name, service] of Object.entries(services)) {
+    for (const [dependency, { condition }] of Object.entries<{ condition: string }>(service.depends_on ?? {})) {
+      const target = services[dependency];
+      if (!target) problems.push(`${name}: depends on ${dependency}, which is not a service`);
+      else if (condition === 'service_healthy' && (!target.healthcheck || target.healthcheck.disable)) problems.push(`${name}: waits for ${dependency} to be healthy, which has no health check`);
+      else if (condition === 'service_completed_successfully' && target.restart !== 'no') problems.push(`${name}: waits for ${dependency} to complete, which restarts`);
+    }
+  }
+  return problems;
+}
+
+describe('docker-compose.yml', () => {
+  const load = () => parse(read('docker-compose.yml'), { merge: true }) as Json;
+
+  it('runs every service apart from the one image, with known settings, health checks and migrations first', () => {
+    expect(composeProblems(load())).toEqual([]);
+  });
+
+  it('names the mistakes planted in a copy', () => {
+    const planted = load();
+    delete planted.services.transcoder;
+    planted.services.user.environment.UNKNOWN_SETTING = 'x';
+    planted.services.unlock.environment.MEDIA_SECRET = 'short';
+    delete planted.services.analytics.healthcheck;
+    delete planted.services.payment.depends_on.migrate;
+    planted.services.gateway.environment.CATALOG_SERVICE_URL = 'http://user:8080';
+    delete planted.services.redis.healthcheck;
+    expect(composeProblems(planted).sort()).toEqual(
+      [
+        'no container runs transcoder',
+        'gateway: depends on transcoder, which is not a service',
+        'user: UNKNOWN_SETTING is no setting of services/platform/src/config.ts',
+        'unlock: config: MEDIA_SECRET: Too small: expected string to have >=32 characters',
+        'analytics: no health check on /readyz',
+        'gateway: waits for analytics to be healthy, which has no health check',
+        'payment: does not wait for migrate to complete',
+        'gateway: CATALOG_SERVICE_URL points at user, which does not run catalog',
+        ...['gateway', 'user', 'catalog', 'analytics', 'unlock', 'payment'].map((name) => `${name}: waits for redis to be healthy, which has no health check`),
+      ].sort(),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// k8s/
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec?: Json;
+  data?: Record<string, string>;
+}
+interface Selector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+}
+
+/** Whether a label selector (a Service's plain map, or matchLabels and matchExpressions) picks these labels. */
+function selects(selector: Selector | Record<string, string> | undefined, labels: Record<string, string> = {}): boolean {
+  if (!selector) return false;
+  const structured = 'matchLabels' in selector || 'matchExpressions' in selector;
+  const matchLabels = (structured ? (selector as Selector).matchLabels : (selector as Record<string, string>)) ?? {};
+  const expressions = structured ? ((selector as Selector).matchExpressions ?? []) : [];
+  return (
+    Object.entries(matchLabels).every(([key, value]) => labels[key] === value) &&
+    expressions.every(({ key, operator, values = [] }) =>
+      operator === 'In' ? values.includes(labels[key]!) : operator === 'NotIn' ? !values.includes(labels[key]!) : operator === 'Exists' ? key in labels : !(key in labels),
+    )
+  );
+}
+
+const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+const hasKubectl = !kubectl.error && kubectl.status === 0;
+const inCi = process.env.CI === 'true';
+if (!hasKubectl && !inCi) console.warn('deploy-manifests: kubectl is not installed, so the k8s/ overlays are not checked (in CI this fails)');
+
+/** An overlay as `kubectl apply -k` would send it. */
+function render(overlay: string): K8sObject[] {
+  if (!hasKubectl) throw new Error(`kubectl (with kustomize v5) is needed to render k8s/overlays/${overlay}: ${kubectl.error?.message ?? kubectl.stderr}`);
+  const result = spawnSync('kubectl', ['kustomize', path.join(root, 'k8s/overlays', overlay)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`kubectl kustomize k8s/overlays/${overlay}: ${result.stderr}`);
+  return parseAllDocuments(result.stdout).map((document) => document.toJS() as K8sObject).filter(Boolean);
+}
+
+/** What is wrong with a rendered overlay, one line each. `readme` is k8s/README.md, which names the secrets made outside. */
+function manifestProblems(objects: K8sObject[], readme: string): string[] {
+  const problems: string[] = [];
+  const of = (kind: string) => objects.filter((object) => object.kind === kind);
+  const deployments = of('Deployment');
+  const jobs = of('Job');
+  const configMaps = new Map(of('ConfigMap').map((map) => [map.metadata.name, map.data ?? {}]));
+  if (of('Secret').length > 0) problems.push(`secrets with values in the repository: ${of('Secret').map((secret) => secret.metadata.name).join(', ')}`);
+
+  const podLabels = (deployment: K8sObject): Record<string, string> => deployment.spec?.template?.metadata?.labels ?? {};
+  const mainContainer = (deployment: K8sObject): Json => deployment.spec?.template?.spec?.containers?.[0] ?? {};
+  const settingsOf = (container: Json): Record<string, string> => {
+    const settings: Record<string, string> = {};
+    for (const source of container.envFrom ?? []) Object.assign(settings, source.configMapRef ? configMaps.get(source.configMapRef.name) : {});
+    for (const variable of container.env ?? []) if (variable.value !== undefined) settings[variable.name] = String(variable.value);
+    return settings;
+  };
+  const targetOf = (deployment: K8sObject) => {
+    const names = targetNames(settingsOf(mainContainer(deployment)).TARGET ?? 'all');
+    return typeof names === 'string' ? [] : names;
+  };
+  const images = new Set<string>();
+
+  for (const workload of [...deployments, ...jobs]) {
+    const label = `${workload.kind} ${workload.metadata.name}`;
+    const pod = workload.spec?.template?.spec ?? {};
+    const podSecurity = pod.securityContext ?? {};
+    const containers: Json[] = [...(pod.initContainers ?? []), ...(pod.containers ?? [])];
+    const volumes = new Map<string, Json>((pod.volumes ?? []).map((volume: Json) => [volume.name, volume]));
+    for (const container of containers) {
+      const where = `${label}, container ${container.name}`;
+      const security = container.securityContext ?? {};
+      images.add(container.image);
+      if ((security.runAsNonRoot ?? podSecurity.runAsNonRoot) !== true) problems.push(`${where}: not runAsNonRoot`);
+      if ((security.seccompProfile ?? podSecurity.seccompProfile)?.type !== 'RuntimeDefault') problems.push(`${where}: no RuntimeDefault seccomp profile`);
+      if (security.allowPrivilegeEscalation !== false) problems.push(`${where}: allowPrivilegeEscalation is not false`);
+      if (security.readOnlyRootFilesystem !== true) problems.push(`${where}: the root filesystem is not read-only`);
+      if (!(security.capabilities?.drop ?? []).includes('ALL')) problems.push(`${where}: capabilities are not all dropped`);
+      for (const kind of ['requests', 'limits'])
+        for (const resource of ['cpu', 'memory']) if (!container.resources?.[kind]?.[resource]) problems.push(`${where}: no ${resource} in resources.${kind}`);
+      // A read-only root: what the process writes needs a volume (tsx's cache in /tmp, DATA_DIR).
+      const writable = (dir: string) =>
+        (container.volumeMounts ?? []).some((mount: Json) => mount.mountPath === dir && !mount.readOnly && (volumes.get(mount.name)?.emptyDir || volumes.get(mount.name)?.persistentVolumeClaim));
+      if (!writable('/tmp')) problems.push(`${where}: /tmp is not a writable volume`);
+      const settings = settingsOf(container);
+      for (const variable of container.env ?? []) {
+        const unknown = unknownSetting(variable.name);
+        if (unknown) problems.push(`${where}: ${unknown}`);
+      }
+      for (const [setting, value] of Object.entries(settings)) {
+        const parsed = configKeys.has(setting) ? configSchema.shape[setting as keyof typeof configSchema.shape].safeParse(value) : null;
+        if (parsed && !parsed.success) problems.push(`${where}: ${setting}: ${parsed.error.issues[0]?.message}`);
+      }
+      for (const source of container.envFrom ?? []) {
+        if (source.configMapRef && !configMaps.has(source.configMapRef.name)) problems.push(`${where}: no ConfigMap ${source.configMapRef.name}`);
+        if (source.secretRef && !readme.includes(source.secretRef.name)) problems.push(`${where}: the secret ${source.secretRef.name} is not described in k8s/README.md`);
+      }
+    }
+    if (workload.kind !== 'Deployment') continue;
+    const main = mainContainer(workload);
+    if (!main.readinessProbe?.httpGet) problems.push(`${label}: no readinessProbe`);
+    if (!main.livenessProbe?.httpGet) problems.push(`${label}: no livenessProbe`);
+    const dataDir = settingsOf(main).DATA_DIR;
+    const inside = (dir: string, mountPath: string) => dir === mountPath || dir.startsWith(`${mountPath}/`);
+    if (!dataDir || !(main.volumeMounts ?? []).some((mount: Json) => inside(dataDir, mount.mountPath) && !mount.readOnly && volumes.get(mount.name)?.emptyDir))
+      problems.push(`${label}: DATA_DIR (${dataDir ?? 'unset'}) is not a volume of the pod's own`);
+    // Migrations first: an init container waits until the Job has applied what this pod's modules need.
+    const target = settingsOf(main).TARGET;
+    const waits = (pod.initContainers ?? []).some(
+      (init: Json) => JSON.stringify(init.command ?? []).includes('scripts/migrate.ts') && (init.command ?? []).includes('--wait') && settingsOf(init).TARGET === target,
+    );
+    if (!waits) problems.push(`${label}: no init container waits for the migrations of TARGET=${target}`);
+  }
+  if (images.size !== 1) problems.push(`the containers do not all run one image: ${[...images].join(', ')}`);
+
+  const migrated = new Set(
+    jobs
+      .map((job) => job.spec?.template?.spec?.containers?.[0] ?? {})
+      .filter((container) => JSON.stringify(container.command ?? []).includes('scripts/migrate.ts') && !(container.command ?? []).includes('--wait'))
+      .flatMap((container) => targetNames(settingsOf(container).TARGET ?? 'all')),
+  );
+  for (const deployment of deployments)
+    for (const name of targetOf(deployment))
+      if (name !== GATEWAY && !migrated.has(name)) problems.push(`Deployment ${deployment.metadata.name}: no Job applies the migrations of ${name}`);
+
+  for (const wanted of deployable) if (!deployments.some((deployment) => targetOf(deployment).includes(wanted))) problems.push(`no Deployment runs ${wanted}`);
+  for (const [module, { setting, value }] of Object.entries(offInDeployments))
+    for (const [name, data] of configMaps) if (data[setting] !== value) problems.push(`ConfigMap ${name}: ${setting} is not ${value}, yet no Deployment runs ${module}`);
+  for (const [name, data] of configMaps)
+    for (const setting of Object.keys(data)) {
+      const unknown = unknownSetting(setting);
+      if (unknown) problems.push(`ConfigMap ${name}: ${unknown}`);
+    }
+
+  const services = of('Service');
+  const runningService = (name: string) => {
+    const service = services.find((candidate) => candidate.metadata.name === name);
+    return deployments.filter((deployment) => service && selects(service.spec?.selector, podLabels(deployment)));
+  };
+  for (const service of services) {
+    const backing = runningService(service.metadata.name);
+    if (backing.length === 0) problems.push(`Service ${service.metadata.name}: selects no Deployment's pods`);
+    for (const port of service.spec?.ports ?? [])
+      for (const deployment of backing)
+        if (typeof port.targetPort === 'string' && !(mainContainer(deployment).ports ?? []).some((named: Json) => named.name === port.targetPort))
+          problems.push(`Service ${service.metadata.name}: port ${port.targetPort} is not a port of Deployment ${deployment.metadata.name}`);
+  }
+  for (const [name, data] of configMaps)
+    for (const module of reachedByUrl) {
+      const setting = `${module.toUpperCase()}_SERVICE_URL`;
+      const url = URL.canParse(data[setting] ?? '') ? new URL(data[setting]!) : null;
+      if (!url) problems.push(`ConfigMap ${name}: no ${setting}`);
+      else if (!runningService(url.hostname).some((deployment) => targetOf(deployment).includes(module))) problems.push(`ConfigMap ${name}: ${setting} points at ${url.hostname}, which does not run ${module}`);
+    }
+  for (const ingress of of('Ingress'))
+    for (const rule of ingress.spec?.rules ?? [])
+      for (const { backend } of rule.http?.paths ?? [])
+        if (!runningService(backend.service.name).every((deployment) => targetOf(deployment).join() === GATEWAY) || runningService(backend.service.name).length === 0)
+          problems.push(`Ingress ${ingress.metadata.name}: sends outside traffic to ${backend.service.name}, which is not the gateway`);
+
+  const scaled = new Map<string, string[]>();
+  for (const scaler of [...of('HorizontalPodAutoscaler'), ...of('ScaledObject')]) {
+    const target = scaler.spec?.scaleTargetRef?.name;
+    if (!deployments.some((deployment) => deployment.metadata.name === target)) problems.push(`${scaler.kind} ${scaler.metadata.name}: scales ${target}, which is no Deployment`);
+    scaled.set(target, [...(scaled.get(target) ?? []), scaler.kind]);
+  }
+  for (const [deployment, kinds] of [['gateway', 'HorizontalPodAutoscaler'], ['analytics', 'HorizontalPodAutoscaler'], ['transcoder', 'ScaledObject']] as const)
+    if (!scaled.get(deployment)?.includes(kinds)) problems.push(`Deployment ${deployment}: no ${kinds}`);
+  for (const [target, kinds] of scaled) if (kinds.length > 1) problems.push(`Deployment ${target}: scaled by ${kinds.join(' and ')} at once`);
+  for (const deployment of deployments)
+    if (scaled.has(deployment.metadata.name) && deployment.spec?.replicas !== undefined)
+      problems.push(`Deployment ${deployment.metadata.name}: sets replicas, which every apply would reset under its autoscaler`);
+
+  const budgets = of('PodDisruptionBudget');
+  for (const budget of budgets)
+    if (!deployments.some((deployment) => selects(budget.spec?.selector, podLabels(deployment)))) problems.push(`PodDisruptionBudget ${budget.metadata.name}: selects no Deployment's pods`);
+  const maxReplicas = (deployment: K8sObject) =>
+    Math.max(
+      deployment.spec?.replicas ?? 1,
+      ...[...of('HorizontalPodAutoscaler'), ...of('ScaledObject')]
+        .filter((scaler) => scaler.spec?.scaleTargetRef?.name === deployment.metadata.name)
+        .map((scaler) => scaler.spec.maxReplicas ?? scaler.spec.maxReplicaCount ?? 1),
+    );
+  for (const deployment of deployments)
+    if (maxReplicas(deployment) > 1 && !budgets.some((budget) => selects(budget.spec?.selector, podLabels(deployment))))
+      problems.push(`Deployment ${deployment.metadata.name}: runs more than one pod and has no PodDisruptionBudget`);
+
+  const policies = of('NetworkPolicy').filter((policy) => (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'));
+  if (!policies.some((policy) => Object.keys(policy.spec?.podSelector ?? {}).length === 0 && (policy.spec?.ingress ?? []).length === 0))
+    problems.push('no NetworkPolicy denies all ingress by default');
+  /** The `from` peers of every ingress rule of the policies that select this Deployment's pods (null: a rule open to all). */
+  const peersOf = (deployment: K8sObject): { peer: Json | null; policy: K8sObject }[] =>
+    policies
+      .filter((policy) => selects(policy.spec?.podSelector, podLabels(deployment)))
+      .flatMap((policy) => (policy.spec?.ingress ?? []).flatMap((rule: Json) => (rule.from?.length ? rule.from : [null]).map((peer: Json | null) => ({ peer, policy }))));
+  const letsPodsIn = (deployment: K8sObject, from: K8sObject) =>
+    peersOf(deployment).some(({ peer }) => peer === null || (peer.podSelector && !peer.namespaceSelector && selects(peer.podSelector, podLabels(from))));
+  // A namespace let into every pod alike is the metrics scraper's; one let into the gateway alone is outside traffic.
+  const everyPod = (policy: K8sObject) => deployments.every((deployment) => selects(policy.spec?.podSelector, podLabels(deployment)));
+  const gateways = deployments.filter((deployment) => targetOf(deployment).includes(GATEWAY));
+  for (const gateway of gateways)
+    if (!peersOf(gateway).some(({ peer, policy }) => peer?.namespaceSelector && !everyPod(policy))) problems.push(`Deployment ${gateway.metadata.name}: no NetworkPolicy lets the ingress controller in`);
+  for (const deployment of deployments) {
+    const name = `Deployment ${deployment.metadata.name}`;
+    if (peersOf(deployment).length === 0) problems.push(`${name}: no NetworkPolicy lets anything in`);
+    if (gateways.includes(deployment)) continue;
+    for (const { peer, policy } of peersOf(deployment))
+      if (peer === null || peer.ipBlock || (peer.namespaceSelector && !everyPod(policy)))
+        problems.push(`${name}: takes outside traffic (${peer === null ? 'from anywhere' : JSON.stringify(peer)}), which only the gateway may`);
+    // Over HTTP: the gateway forwards to the modules reached by URL, and modules that need one of those call it.
+    const called = targetOf(deployment).filter((module) => reachedByUrl.includes(module));
+    if (called.length === 0) continue;
+    for (const gateway of gateways) if (!letsPodsIn(deployment, gateway)) problems.push(`${name}: no NetworkPolicy lets the gateway in`);
+    for (const caller of deployments)
+      if (caller !== deployment && targetOf(caller).some((module) => registry.modules.find((entry) => entry.name === module)?.needs?.some((need) => called.includes(need))) && !letsPodsIn(deployment, caller))
+        problems.push(`${name}: no NetworkPolicy lets ${caller.metadata.name} in, which calls it`);
+  }
+  return problems;
+}
+
+const overlays = fs.readdirSync(path.join(root, 'k8s/overlays')).sort();
+
+describe.skipIf(!hasKubectl && !inCi)('k8s/ overlays, rendered by kubectl kustomize', () => {
+  const readme = read('k8s/README.md');
+
+  it('has a dev and a production overlay', () => {
+    expect(overlays).toEqual(expect.arrayContaining(['dev', 'production']));
+  });
+
+  it.each(overlays)('%s: every module deployed, hardened, probed, autoscaled, budgeted and fenced', (overlay) => {
+    expect(manifestProblems(render(overlay), readme)).toEqual([]);
+  });
+
+  it('names the mistakes planted in a copy', () => {
+    const objects = render('production');
+    const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name)!;
+    const podOf = (name: string) => find('Deployment', name).spec.template.spec;
+    delete podOf('gateway').containers[0].readinessProbe;
+    podOf('user').containers[0].securityContext.readOnlyRootFilesystem = false;
+    delete podOf('unlock').containers[0].resources.limits.cpu;
+    podOf('payment').containers[0].env.push({ name: 'UNKNOWN_SETTING', value: 'x' });
+    podOf('catalog').initContainers = [];
+    find('Service', 'catalog').spec.selector['app.kubernetes.io/component'] = 'catalogue';
+    find('HorizontalPodAutoscaler', 'gateway').spec.scaleTargetRef.name = 'gateway-old';
+    const withoutAnalytics = objects.filter(
+      (object) =>
+        !(object.kind === 'Deployment' && object.metadata.name === 'analytics') &&
+        !(object.kind === 'PodDisruptionBudget' && object.metadata.name === 'transcoder') &&
+        !(object.kind === 'NetworkPolicy' && object.metadata.name === 'services-from-cliffhanger'),
+    );
+    const configMap = objects.find((object) => object.kind === 'ConfigMap')!.metadata.name;
+    expect(manifestProblems(withoutAnalytics, readme).sort()).toEqual(
+      [
+        'Deployment gateway: no readinessProbe',
+        'Deployment user, container user: the root filesystem is not read-only',
+        'Deployment unlock, container unlock: no cpu in resources.limits',
+        'Deployment payment, container payment: UNKNOWN_SETTING is no setting of services/platform/src/config.ts',
+        'Deployment catalog: no init container waits for the migrations of TARGET=catalog',
+        "Service catalog: selects no Deployment's pods",
+        `ConfigMap ${configMap}: CATALOG_SERVICE_URL points at catalog, which does not run catalog`,
+        'HorizontalPodAutoscaler gateway: scales gateway-old, which is no Deployment',
+        'Deployment gateway: no HorizontalPodAutoscaler',
+        'no Deployment runs analytics',
+        "Service analytics: selects no Deployment's pods",
+        'HorizontalPodAutoscaler analytics: scales analytics, which is no Deployment',
+        "PodDisruptionBudget analytics: selects no Deployment's pods",
+        `ConfigMap ${configMap}: ANALYTICS_SERVICE_URL points at analytics, which does not run analytics`,
+        'Deployment transcoder: runs more than one pod and has no PodDisruptionBudget',
+        ...['user', 'catalog', 'unlock', 'payment'].map((name) => `Deployment ${name}: no NetworkPolicy lets the gateway in`),
+        ...[
+          ['catalog', 'user'],
+          ['unlock', 'user'],
+          ['user', 'catalog'],
+          ['unlock', 'catalog'],
+          ['catalog', 'unlock'],
+          ['unlock', 'payment'],
+        ].map(([callee, caller]) => `Deployment ${callee}: no NetworkPolicy lets ${caller} in, which calls it`),
+      ].sort(),
+    );
+  });
+
+  it('names secrets, missing references, outside traffic and a missing migration Job planted in a copy', () => {
+    const objects = render('production');
+    const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name)!;
+    objects.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cliffhanger-secrets' }, data: { ADMIN_TOKEN: 'c2VjcmV0' } });
+    find('Deployment', 'payment').spec.template.spec.containers[0].envFrom[0].configMapRef.name = 'payment-config';
+    find('NetworkPolicy', 'services-from-cliffhanger').spec.ingress[0].from.push({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } });
+    delete find('Deployment', 'analytics').spec.template.spec.securityContext.seccompProfile;
+    find('Deployment', 'user').spec.template.spec.containers[0].env.push({ name: 'TRUST_PROXY', value: 'everyone' });
+    find('Deployment', 'transcoder').spec.template.spec.volumes = find('Deployment', 'transcoder').spec.template.spec.volumes.filter((volume: Json) => volume.name !== 'data');
+    const planted = objects.filter((object) => object.kind !== 'Job' && object.kind !== 'ScaledObject');
+    const outside = JSON.stringify({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } });
+    expect(manifestProblems(planted, read('k8s/README.md')).sort()).toEqual(
+      [
+        'secrets with values in the repository: cliffhanger-secrets',
+        'Deployment payment, container payment: no ConfigMap payment-config',
+        "Deployment payment: DATA_DIR (unset) is not a volume of the pod's own",
+        'Deployment analytics, container wait-for-migrations: no RuntimeDefault seccomp profile',
+        'Deployment analytics, container analytics: no RuntimeDefault seccomp profile',
+        "Deployment transcoder: DATA_DIR (/data/cliffhanger) is not a volume of the pod's own",
+        'Deployment transcoder: no ScaledObject',
+        "Deployment user, container user: TRUST_PROXY: 'everyone' is not a number of proxy hops, nor an address or subnet of a proxy",
+        ...['user', 'catalog', 'unlock', 'payment', 'analytics', 'transcoder'].flatMap((name) => [
+          `Deployment ${name}: takes outside traffic (${outside}), which only the gateway may`,
+          `Deployment ${name}: no Job applies the migrations of ${name}`,
+        ]),
+      ].sort(),
+    );
+  });
+});
