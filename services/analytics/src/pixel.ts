@@ -33,8 +33,29 @@ const attributionOf = (value: string | string[] | undefined): string | null =>
 const traceparentOf = (value: string | string[] | undefined) =>
   typeof value === 'string' && /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : undefined;
 
-/** One accepted hit, waiting in the buffer: everything cleaned and bounded, no raw address. */
-interface PendingHit {
+/**
+ * One accepted hit as it arrived, waiting in the buffer: only what the request carried, cut to a
+ * bounded size (the query and each header). It is read, cleaned and hashed when its batch is
+ * written, so answering takes no more than copying these out. Kept in memory only.
+ */
+interface ArrivedHit {
+  at: number;
+  query: string;
+  address: string;
+  userAgent: string | undefined;
+  token: string | string[] | undefined;
+  referrerToken: string | string[] | undefined;
+  fbclid: string | string[] | undefined;
+  ttclid: string | string[] | undefined;
+  traceparent: string | string[] | undefined;
+}
+
+/** The longest query kept: room for every field the hit can hold (20 parameters of 200 characters). */
+const MAX_QUERY = 8_000;
+const bounded = (value: string | string[] | undefined, max = 600) => (typeof value === 'string' ? value.slice(0, max) : undefined);
+
+/** A hit cleaned and bounded, as it is written: no raw address, no token. */
+interface Hit {
   at: Date;
   /** The caller's user token (x-user-token), resolved when the hit is written; never stored. */
   token: string | null;
@@ -80,9 +101,15 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   const buffered =
     (metrics.registry.getSingleMetric('pixel_buffer_hits') as Gauge | undefined) ??
     new Gauge({ name: 'pixel_buffer_hits', help: 'statics.png hits waiting to be written', registers: [metrics.registry] });
+  // Bound once: counting a request is then one addition.
+  const accepted = hits.labels('buffered');
+  const limited = hits.labels('limited');
+  const dropped = hits.labels('dropped');
+  const ignored = hits.labels('ignored');
+  const written = hits.labels('written');
   const trusted = trustOf(config.TRUST_PROXY);
   const ipKey = Buffer.from(hkdfSync('sha256', serverSecret(config, 'MEDIA_SECRET'), '', 'cliffhanger statics.png address hash', 32));
-  const pending: PendingHit[] = [];
+  const pending: ArrivedHit[] = [];
   const counts = new Map<string, number>();
   let minute = 0;
   let timer: NodeJS.Timeout | null = null;
@@ -106,13 +133,32 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   }
 
   function accept(req: IncomingMessage, rawQuery: string): void {
-    const query = new URLSearchParams(rawQuery);
-    const event = text(query.get('event'), 100);
-    if (!event) return void hits.inc({ outcome: 'ignored' });
-    const at = new Date();
+    const at = Date.now();
     const address = proxyAddr(req, trusted);
-    if (overLimit(address, at.getTime())) return void hits.inc({ outcome: 'limited' });
-    if (pending.length >= config.PIXEL_BUFFER_HITS) return void hits.inc({ outcome: 'dropped' });
+    if (overLimit(address, at)) return void limited.inc();
+    if (pending.length >= config.PIXEL_BUFFER_HITS) return void dropped.inc();
+    const { headers } = req;
+    pending.push({
+      at,
+      query: rawQuery.slice(0, MAX_QUERY),
+      address,
+      userAgent: bounded(headers['user-agent']),
+      token: bounded(headers['x-user-token']),
+      referrerToken: bounded(headers['x-referrer-token']),
+      fbclid: bounded(headers['x-fbclid']),
+      ttclid: bounded(headers['x-ttclid']),
+      traceparent: bounded(headers.traceparent),
+    });
+    accepted.inc();
+    buffered.set(pending.length);
+    schedule();
+  }
+
+  /** What a hit tells, cleaned and bounded: null when it names no event. */
+  function hitOf(arrived: ArrivedHit): Hit | null {
+    const query = new URLSearchParams(arrived.query);
+    const event = text(query.get('event'), 100);
+    if (!event) return null;
     const params: Record<string, string> = {};
     let kept = 0;
     for (const [key, value] of query) {
@@ -123,16 +169,16 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
     }
     const amount = Math.round(Number(query.get('value') ?? 0) * 100);
     const currency = query.get('currency');
-    const { headers } = req;
-    const traceparent = traceparentOf(headers.traceparent);
-    pending.push({
+    const traceparent = traceparentOf(arrived.traceparent);
+    const at = new Date(arrived.at);
+    return {
       at,
-      token: attributionOf(headers['x-user-token']),
+      token: attributionOf(arrived.token),
       // Images carry no headers: the storefront repeats the attribution in the query.
       attribution: {
-        referrerToken: attributionOf(headers['x-referrer-token']) ?? text(query.get('token')) ?? null,
-        fbclid: attributionOf(headers['x-fbclid']) ?? text(query.get('fbclid'), 512) ?? null,
-        ttclid: attributionOf(headers['x-ttclid']) ?? text(query.get('ttclid'), 512) ?? null,
+        referrerToken: attributionOf(arrived.referrerToken) ?? text(query.get('token')) ?? null,
+        fbclid: attributionOf(arrived.fbclid) ?? text(query.get('fbclid'), 512) ?? null,
+        ttclid: attributionOf(arrived.ttclid) ?? text(query.get('ttclid'), 512) ?? null,
       },
       ...(traceparent && { traceparent }),
       data: {
@@ -142,13 +188,10 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
         value: { amount: Number.isSafeInteger(amount) && amount >= 0 ? amount : 0, currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : 'USD' },
         path: text(query.get('path')) ?? '',
         params,
-        ...(text(headers['user-agent'], MAX_USER_AGENT) && { userAgent: text(headers['user-agent'], MAX_USER_AGENT) }),
-        ipHash: hashOf(address, at.toISOString().slice(0, 10)),
+        ...(text(arrived.userAgent, MAX_USER_AGENT) && { userAgent: text(arrived.userAgent, MAX_USER_AGENT) }),
+        ipHash: hashOf(arrived.address, at.toISOString().slice(0, 10)),
       },
-    });
-    hits.inc({ outcome: 'buffered' });
-    buffered.set(pending.length);
-    schedule();
+    };
   }
 
   function schedule(): void {
@@ -186,21 +229,23 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
     }
   }
 
-  async function writeBatch(batch: PendingHit[]): Promise<void> {
+  async function writeBatch(batch: ArrivedHit[]): Promise<void> {
+    const read = batch.map(hitOf).filter((hit): hit is Hit => hit !== null);
     const users = new Map<string, string | null>();
-    for (const { token } of batch) {
+    for (const { token } of read) {
       if (token === null || users.has(token)) continue;
       // Whoever cannot be told (the user service is down) is recorded as nobody, not guessed.
       users.set(token, await authenticate(token).catch(() => null));
     }
-    const events = batch.map((hit) => {
+    const events = read.map((hit) => {
       const userId = hit.token ? (users.get(hit.token) ?? null) : null;
       const context = { requestId: randomUUID(), userId, attribution: hit.attribution, ...(hit.traceparent && { traceparent: hit.traceparent }) };
       return { context, type: 'statics.hit' as const, data: hit.data, userId, occurredAt: hit.at };
     });
     await database.transaction((tx) => appendEvents(tx, events));
     pending.splice(0, batch.length);
-    hits.inc({ outcome: 'written' }, batch.length);
+    ignored.inc(batch.length - read.length);
+    written.inc(read.length);
     bus.nudge();
   }
 
@@ -226,7 +271,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       await writeOut();
       if (pending.length > 0) {
         logger.error({ lost: pending.length }, 'statics.png hits could not be written before shutdown');
-        hits.inc({ outcome: 'dropped' }, pending.length);
+        dropped.inc(pending.length);
         pending.length = 0;
         buffered.set(0);
       }

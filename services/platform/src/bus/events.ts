@@ -71,11 +71,15 @@ export interface BatchedEvent {
  */
 export async function appendEvents(tx: Executor, events: BatchedEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map(({ context, type, data, userId, occurredAt }) => {
-    checkPayload(type, data);
-    return sql`(${randomUUID()}, ${type}, ${occurredAt.toISOString()}, ${userId}, ${JSON.stringify(context.attribution)}::jsonb, ${JSON.stringify(data)}::jsonb, ${context.traceparent ?? null})`;
-  });
-  await tx.execute(sql`insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data, traceparent) values ${sql.join(rows, sql`, `)}`);
+  for (const { type, data } of events) checkPayload(type, data);
+  // One parameter per column, whatever the batch's size: the statement is built once, not per row.
+  const column = <T>(of: (event: BatchedEvent) => T) => sql.param(events.map(of));
+  await tx.execute(sql`
+    insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data, traceparent)
+    select * from unnest(
+      ${column(() => randomUUID())}::uuid[], ${column((event) => event.type)}::text[], ${column((event) => event.occurredAt.toISOString())}::timestamptz[],
+      ${column((event) => event.userId)}::text[], ${column((event) => JSON.stringify(event.context.attribution))}::jsonb[],
+      ${column((event) => JSON.stringify(event.data))}::jsonb[], ${column((event) => event.context.traceparent ?? null)}::text[])`);
 }
 
 export interface OutboxRow {
