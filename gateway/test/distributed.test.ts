@@ -244,6 +244,30 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(row.landings).toBe(3);
   }, 120_000);
 
+  it('with the transcoder dead, an upload waits as a job and is transcoded once it is back: no job lost', async () => {
+    await killPart('transcoder');
+    const series = await call('POST', '/api/admin/videos', { headers: admin, body: { title: 'Apart Later', freeEpisodes: 1, priceCoins: 30 } });
+    const videoId = series.data.video.id;
+    const clip = path.join(tempDir('clip-'), 'later.mp4');
+    await renderDemoEpisode({ outFile: clip, seriesTitle: 'Apart Later', episodeNumber: 1, seconds: 2, width: 240, height: 426, hue: 40 });
+    const upload = await fetch(`${gateway}/api/admin/videos/${videoId}/episodes?number=1`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'video/mp4' },
+      body: fs.readFileSync(clip),
+    }).then((response) => response.json());
+    expect(upload.code).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await call('GET', `/api/video?id=${videoId}`)).data.episodes[0].ready).toBe(false);
+
+    await startPart('transcoder');
+    const video = await eventually(async () => {
+      const answer = await call('GET', `/api/video?id=${videoId}`);
+      return answer.data?.episodes?.[0]?.ready ? answer.data : null;
+    }, 120_000, `the episode uploaded while the transcoder was down to be ready:\n${logs.join('')}`);
+    const episode = await call('GET', `/api/video/episode?id=${video.episodes[0].id}`);
+    expect(await (await fetch(new URL(episode.data.playback.url, gateway))).text()).toMatch(/^#EXTM3U/);
+  }, 180_000);
+
   it('refuses calls to a service that do not come through the gateway', async () => {
     const direct = await fetch(`http://127.0.0.1:${ports.user}/api/user`).then((response) => response.json());
     expect(direct).toMatchObject({ code: 403, message: 'Internal calls only' });
