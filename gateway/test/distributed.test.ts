@@ -119,23 +119,31 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect((await call('GET', '/api/user/favorite', { token: login.headers.get('x-user-token') })).code).toBe(401);
   });
 
-  it('transcodes an upload in the transcoder process and plays it through the gateway', async () => {
-    const series = await call('POST', '/api/admin/videos', { headers: admin, body: { title: 'Apart Together', tags: ['Romance'], freeEpisodes: 1, priceCoins: 30 } });
+  /** A new free series with one real 2 s episode uploaded through the gateway; answers its id. */
+  async function seriesWithClip(title: string, hue: number): Promise<string> {
+    const series = await call('POST', '/api/admin/videos', { headers: admin, body: { title, tags: ['Romance'], freeEpisodes: 1, priceCoins: 30 } });
     expect(series.code).toBe(200);
-    const videoId = series.data.video.id;
     const clip = path.join(tempDir('clip-'), 'episode.mp4');
-    await renderDemoEpisode({ outFile: clip, seriesTitle: 'Apart Together', episodeNumber: 1, seconds: 2, width: 240, height: 426, hue: 200 });
-    const upload = await fetch(`${gateway}/api/admin/videos/${videoId}/episodes?number=1`, {
+    await renderDemoEpisode({ outFile: clip, seriesTitle: title, episodeNumber: 1, seconds: 2, width: 240, height: 426, hue });
+    const upload = await fetch(`${gateway}/api/admin/videos/${series.data.video.id}/episodes?number=1`, {
       method: 'POST',
       headers: { ...admin, 'content-type': 'video/mp4' },
       body: fs.readFileSync(clip),
     }).then((response) => response.json());
     expect(upload.code).toBe(200);
+    return series.data.video.id;
+  }
 
-    const video = await eventually(async () => {
+  /** The series once its first episode is ready to play. */
+  const readySeries = (videoId: string) =>
+    eventually(async () => {
       const answer = await call('GET', `/api/video?id=${videoId}`);
       return answer.data?.episodes?.[0]?.ready ? answer.data : null;
-    }, 120_000, `the episode to be ready:\n${logs.join('')}`);
+    }, 120_000, `the episode of ${videoId} to be ready:\n${logs.join('')}`);
+
+  it('transcodes an upload in the transcoder process and plays it through the gateway', async () => {
+    const videoId = await seriesWithClip('Apart Together', 200);
+    const video = await readySeries(videoId);
     const episode = await call('GET', `/api/video/episode?id=${video.episodes[0].id}`);
     const master = await fetch(new URL(episode.data.playback.url, gateway));
     expect(master.status).toBe(200);
@@ -246,24 +254,12 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
 
   it('with the transcoder dead, an upload waits as a job and is transcoded once it is back: no job lost', async () => {
     await killPart('transcoder');
-    const series = await call('POST', '/api/admin/videos', { headers: admin, body: { title: 'Apart Later', freeEpisodes: 1, priceCoins: 30 } });
-    const videoId = series.data.video.id;
-    const clip = path.join(tempDir('clip-'), 'later.mp4');
-    await renderDemoEpisode({ outFile: clip, seriesTitle: 'Apart Later', episodeNumber: 1, seconds: 2, width: 240, height: 426, hue: 40 });
-    const upload = await fetch(`${gateway}/api/admin/videos/${videoId}/episodes?number=1`, {
-      method: 'POST',
-      headers: { ...admin, 'content-type': 'video/mp4' },
-      body: fs.readFileSync(clip),
-    }).then((response) => response.json());
-    expect(upload.code).toBe(200);
+    const videoId = await seriesWithClip('Apart Later', 40);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await call('GET', `/api/video?id=${videoId}`)).data.episodes[0].ready).toBe(false);
 
     await startPart('transcoder');
-    const video = await eventually(async () => {
-      const answer = await call('GET', `/api/video?id=${videoId}`);
-      return answer.data?.episodes?.[0]?.ready ? answer.data : null;
-    }, 120_000, `the episode uploaded while the transcoder was down to be ready:\n${logs.join('')}`);
+    const video = await readySeries(videoId);
     const episode = await call('GET', `/api/video/episode?id=${video.episodes[0].id}`);
     expect(await (await fetch(new URL(episode.data.playback.url, gateway))).text()).toMatch(/^#EXTM3U/);
   }, 180_000);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Database } from '@cliffhanger/platform';
 import { quantileOf } from './aggregates.ts';
 import { analyticsRepository as repo, type FunnelCounts } from './repository.ts';
@@ -36,7 +37,7 @@ export interface PlaybackRow {
 export type { FunnelCounts };
 
 /** What an analyst reads: the aggregates the consumers keep, summed over a range of days. */
-export function createAnalyticsReports({ database }: { database: Pick<Database, 'db'> }) {
+export function createAnalyticsReports({ database }: { database: Pick<Database, 'db' | 'transaction'> }) {
   const { db } = database;
   return {
     async summary(by: SummaryDimension, range: DayRange): Promise<SummaryRow[]> {
@@ -58,7 +59,12 @@ export function createAnalyticsReports({ database }: { database: Pick<Database, 
     funnel: (range: DayRange): Promise<FunnelCounts> => repo.funnelCounts(db, range.from, range.to),
 
     async playback(by: PlaybackDimension, range: DayRange): Promise<PlaybackRow[]> {
-      const [totals, buckets] = await Promise.all([repo.playbackTotals(db, by, range.from, range.to), repo.startupBuckets(db, by, range.from, range.to)]);
+      // Counters and startup histogram from one snapshot: read apart, a delivery committing between
+      // the two reads would show a play without its startup time.
+      const [totals, buckets] = await database.transaction(async (tx) => {
+        await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+        return [await repo.playbackTotals(tx, by, range.from, range.to), await repo.startupBuckets(tx, by, range.from, range.to)] as const;
+      });
       const histograms = new Map<string, typeof buckets>();
       for (const bucket of buckets) histograms.set(bucket.key, [...(histograms.get(bucket.key) ?? []), bucket]);
       return totals.map((row) => {
