@@ -195,9 +195,10 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       two.subscribe('shared', ['user.registered'], handler);
       await Promise.all([one.start(), two.start()]);
       for (let n = 0; n < 20; n++) await publish('user.registered', n);
-      await eventually(async () => (await effects('shared')).length === 20, 15_000, 'all effects');
+      // Two members joining one Kafka consumer group rebalance first, which can take a while.
+      await eventually(async () => (await effects('shared')).length === 20, 45_000, 'all effects');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await effects('shared')).toHaveLength(20);
-    });
+    }, 60_000);
   });
 }
