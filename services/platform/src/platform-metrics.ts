@@ -46,7 +46,14 @@ export function watchPlatform({ metrics, database, bus, queue, logger }: Watched
   // Postgres bus: an event is handed on when the relay gives it its position; Kafka bus: when published.
   const waiting = bus.kind === 'postgres' ? sql`seq is null` : sql`published_at is null`;
   const outbox = { waiting: 0, oldestSeconds: 0 };
-  const readOutbox = guarded('outbox', async function () {
+  // Both outbox series come from one query: a scrape collects them together, so the second
+  // collector takes the reading the first one started instead of querying again.
+  let reading: { at: number; done: Promise<void> } | null = null;
+  const readOutbox = () => {
+    if (!reading || Date.now() - reading.at > 1_000) reading = { at: Date.now(), done: queryOutbox() };
+    return reading.done;
+  };
+  const queryOutbox = guarded('outbox', async function () {
     const [row] = await queryRows<{ waiting: number; oldest: number | null }>(
       database.db,
       sql`select count(*)::int as waiting, extract(epoch from now() - min(occurred_at))::float8 as oldest from platform.outbox where ${waiting}`,
