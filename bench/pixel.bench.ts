@@ -1,13 +1,14 @@
 // GET /api/statics.png through the gateway process as the distributed deployment runs it
-// (TARGET=gateway: the pixel edge, its bounded buffer and its batch writes to the outbox, on PGlite
-// here) against bare node:http answering the same PNG, in this run. The services it would forward
-// other calls to are never asked. In one process with every module (`npm start`), the same hits
-// are also aggregated on that process's embedded database, which is a laptop's share, not a
-// gateway's.
+// (TARGET=gateway on PostgreSQL: the pixel edge, its bounded buffer and its batch writes to the
+// outbox of a scratch database on BENCH_DATABASE_URL's server, dropped at the end) against bare
+// node:http answering the same PNG, in this run. The services it would forward other calls to are
+// never asked. Every hit is written: a second line says how many the gateway kept and dropped, and
+// how many the database holds after it stopped.
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registry } from '../gateway/src/registry.ts';
+import pg from 'pg';
 import { interleaved, report, startServer } from './lib.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -25,15 +26,56 @@ if (process.env.BENCH_ROLE === 'bare') {
   const apart = {
     TARGET: 'gateway',
     INTERNAL_TOKEN: 'bench-internal-token-0123',
+    ADMIN_TOKEN: 'bench-admin-token-0123456789',
     MEDIA_SECRET: 'bench-media-secret-0123456789abcdef',
     ...Object.fromEntries(registry.modules.map((module) => [`${module.name.toUpperCase()}_SERVICE_URL`, 'http://127.0.0.1:9'])),
   };
-  const [gateway, bare] = await Promise.all([startServer('servers/gateway.ts', apart), startServer(script, { BENCH_ROLE: 'bare' })]);
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const scratch = `bench_pixel_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`create database ${scratch}`);
+  } catch (error) {
+    console.error(`statics.png: needs PostgreSQL at BENCH_DATABASE_URL (${adminUrl}): ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${scratch}`;
+  const [gateway, bare] = await Promise.all([
+    startServer('servers/gateway.ts', { ...apart, DATABASE_URL: databaseUrl.toString() }),
+    startServer(script, { BENCH_ROLE: 'bare' }),
+  ]);
   const headers = { 'user-agent': 'Mozilla/5.0 (bench)' };
   const [gatewayRps, bareRps] = await interleaved([
     { url: gateway.url + QUERY, headers },
     { url: bare.url + QUERY, headers },
   ]);
+  // What became of the hits, as the gateway counts them (pixel_hits_total), once it wrote the rest at stop.
+  const outcomes = async () => {
+    const metrics = await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${apart.ADMIN_TOKEN}` } }).then((r) => r.text());
+    return Object.fromEntries([...metrics.matchAll(/^pixel_hits_total\{outcome="(\w+)"[^}]*\} (\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
+  };
+  const answered = await outcomes();
   await Promise.all([gateway.stop(), bare.stop()]);
   report('statics.png', ['gateway', gatewayRps!], ['bare node:http', bareRps!], 0.7);
+
+  const database = new pg.Client({ connectionString: databaseUrl.toString() });
+  await database.connect();
+  const { rows } = await database.query(
+    `select coalesce(sum(jsonb_array_length((data #>> '{}')::jsonb)), 0)::int as hits from platform.outbox where type = 'statics.hit' and jsonb_typeof(data) = 'string'`,
+  );
+  await database.end();
+  await admin(`drop database if exists ${scratch} with (force)`);
+  const count = (value: number | undefined) => (value ?? 0).toLocaleString('en-US');
+  console.log(
+    `statics.png: ${count(answered.buffered)} hits kept, ${count(answered.dropped)} dropped (buffer full) while serving; ${count(rows[0].hits)} in the database after the gateway stopped`,
+  );
 }

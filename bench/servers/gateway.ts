@@ -1,4 +1,4 @@
-// The whole site as `npm start` runs it (PGlite in a fresh data dir), printing its URL when ready.
+// The gateway as `npm start` runs it (PGlite in a fresh data dir unless DATABASE_URL is set), printing its URL when ready.
 import { once } from 'node:events';
 import http from 'node:http';
 import { composeTarget, createPlatform, loadConfig, startPlatform, stopPlatform } from '@cliffhanger/platform';

@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import http, { type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { composeTarget, ConfigError, createPlatform, loadConfig, parseTarget, startPlatform, stopPlatform } from '@cliffhanger/platform';
+import { composeTarget, ConfigError, createPlatform, loadConfig, parseTarget, startPlatform, stopPlatform, type ClientOf } from '@cliffhanger/platform';
+import type { CatalogPages } from '@cliffhanger/catalog';
 import { registry } from './registry.ts';
 import { storefrontHandler } from './storefront.ts';
 
@@ -25,7 +26,9 @@ const config = await orStop(() => loadConfig());
 await orStop(() => parseTarget(registry, config.TARGET));
 const platform = await createPlatform(config);
 const { logger } = platform;
-const { listener, startBackground } = await orStop(() => composeTarget(platform, registry, { pages: storefrontHandler(storefrontDist, { sentryDsn: config.SENTRY_DSN }) }));
+const pages = (clientOf: ClientOf) =>
+  storefrontHandler(storefrontDist, { sentryDsn: config.SENTRY_DSN, publicUrl: config.PUBLIC_URL, catalog: clientOf<CatalogPages>('catalog') });
+const { listener, startBackground } = await orStop(() => composeTarget(platform, registry, { pages }));
 await startPlatform(platform);
 
 const server: Server = http.createServer(listener).listen(config.PORT, config.HOST);

@@ -1,13 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import express, { type Request, type Response, type NextFunction } from 'express';
+import type { CatalogPages } from '@cliffhanger/catalog';
+import { imageHint, pageHints } from './page-hints.ts';
+import { escapeMarkup, originOf, pageData, robotsTxt, seriesHead, siteDescriptionOf, SITEMAP_MAX_URLS, sitemapXml, withHead, type PageHead } from './seo.ts';
 
 export interface StorefrontOptions {
   /** SENTRY_DSN: written into every page as `<meta name="sentry-dsn">`, from which the storefront starts Sentry. */
   sentryDsn?: string;
+  /** PUBLIC_URL: the origin of absolute links (sitemap, sharing tags); the request's host without it. */
+  publicUrl?: string;
+  /** Series pages get their title, description and cover in the served head, and the sitemap lists them. */
+  catalog?: CatalogPages;
 }
 
-const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+// A crawler that finds a new series within a minute is soon enough; the list is one query per minute at most.
+const SITEMAP_CACHE_MS = 60_000;
+// A page is served without what the catalog would add (a series' head, the first picture's hint)
+// rather than kept waiting on a slow catalog.
+const CATALOG_WAIT_MS = 1_000;
+const SERIES_PAGE = /^\/videos\/([^/]+)\/?$/;
 
 /**
  * Serves the built storefront: hashed assets cached for a year, index.html never cached, and
@@ -15,27 +28,137 @@ const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, 
  * settings the browser reads at run time in its head (no call before the first render).
  */
 export function storefrontHandler(distDir: string, options: StorefrontOptions = {}) {
-  const runtime = options.sentryDsn ? `<meta name="sentry-dsn" content="${attribute(options.sentryDsn)}" />` : null;
+  const runtime = options.sentryDsn ? [`<meta name="sentry-dsn" content="${escapeMarkup(options.sentryDsn)}" />`] : [];
   const indexFile = path.join(distDir, 'index.html');
+  const { catalog, publicUrl } = options;
+  const hintsFor = pageHints(distDir);
+  let listed: { ids: Promise<string[]>; until: number } | null = null;
+
+  const listedSeries = (): Promise<string[]> => {
+    if (!catalog) return Promise.resolve([]);
+    if (!listed || listed.until <= Date.now()) {
+      const ids = catalog.listedSeries(SITEMAP_MAX_URLS - 1);
+      listed = { ids, until: Date.now() + SITEMAP_CACHE_MS };
+      // A failed read is not kept: the next request asks again.
+      ids.catch(() => (listed = null));
+    }
+    return listed.ids;
+  };
+
+  /** The catalog's answer within CATALOG_WAIT_MS; undefined when it is late or failed. */
+  const inTime = async <T,>(work: Promise<T>): Promise<T | undefined> => {
+    // The wait ends with the work: a page answered at once leaves no timer behind it.
+    const answered = new AbortController();
+    try {
+      return await Promise.race([work, sleep(CATALOG_WAIT_MS, undefined, { signal: answered.signal })]);
+    } catch {
+      return undefined;
+    } finally {
+      answered.abort();
+    }
+  };
+
+  // The built page, read again only when a build replaces it (not once per visit).
+  let built: { mtimeMs: number; page: string } | null = null;
+  const builtPage = (): string | null => {
+    try {
+      const { mtimeMs } = fs.statSync(indexFile);
+      if (built?.mtimeMs !== mtimeMs) built = { mtimeMs, page: fs.readFileSync(indexFile, 'utf8') };
+      return built.page;
+    } catch {
+      return null;
+    }
+  };
+
+  /**
+   * What the catalog says about the page asked for: a series page's head, and the picture its
+   * largest paint waits for (the series' cover; on the home page, the first featured series' cover).
+   * `missing` when the series does not exist.
+   */
+  async function factsOf(req: Request, page: string): Promise<{ head: PageHead | null; image?: string; missing?: boolean; data?: string }> {
+    if (!catalog) return { head: null };
+    if (req.path === '/') {
+      const homepage = await inTime(catalog.homepage());
+      if (!homepage) return { head: null };
+      // The same for every visitor: sent with the page, the first render shows it without another round trip.
+      return { head: null, image: homepage.carousel.items[0]?.cover || undefined, data: pageData('homepage', homepage) };
+    }
+    const id = SERIES_PAGE.exec(req.path)?.[1];
+    if (!id) return { head: null };
+    let videoId: string;
+    try {
+      videoId = decodeURIComponent(id);
+    } catch {
+      return { head: null, missing: true };
+    }
+    const preview = await inTime(catalog.seriesPreview(videoId));
+    if (preview === undefined) return { head: null };
+    if (preview === null) return { head: null, missing: true };
+    return { head: seriesHead(originOf(req, publicUrl), preview, siteDescriptionOf(page)), image: preview.cover || undefined };
+  }
+
+  const assetsDir = path.join(distDir, 'assets');
+  const hashed = 'public, max-age=31536000, immutable';
+  // The build's own brotli or gzip copy of a hashed file (storefront/vite.config.ts), for a browser that takes it.
+  const precompressed = (req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.path.startsWith('/assets/')) return next();
+    // Brotli whenever it is accepted at all: browsers list gzip first without preferring it.
+    const accepted = req.acceptsEncodings();
+    const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : null;
+    const file = path.join(assetsDir, path.basename(req.path));
+    const copy = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
+    if (!encoding || !fs.existsSync(copy)) return next();
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Cache-Control', hashed);
+    res.type(path.extname(file));
+    res.sendFile(copy, { cacheControl: false }, (error) => error && next(error));
+  };
   const assets = express.static(distDir, {
     index: false,
     setHeaders(res, file) {
-      const hashed = file.includes(`${path.sep}assets${path.sep}`);
-      res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      res.setHeader('Cache-Control', file.startsWith(assetsDir + path.sep) ? hashed : 'public, max-age=300');
     },
   });
   return [
+    express.Router()
+      .get('/robots.txt', (req, res) => {
+        res.setHeader('Cache-Control', 'public, max-age=3600');
+        res.type('text/plain').send(robotsTxt(originOf(req, publicUrl)));
+      })
+      .get('/sitemap.xml', async (req, res) => {
+        let ids: string[];
+        try {
+          ids = await listedSeries();
+        } catch {
+          res.setHeader('Retry-After', '60');
+          res.status(503).type('text/plain').send('The sitemap is not available right now.');
+          return;
+        }
+        res.setHeader('Cache-Control', 'public, max-age=300');
+        res.type('application/xml').send(sitemapXml(originOf(req, publicUrl), ids));
+      }),
+    precompressed,
     assets,
     async (req: Request, res: Response, next: NextFunction) => {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.accepts('html')) return next();
-      if (!fs.existsSync(indexFile)) {
+      const page = builtPage();
+      if (page === null) {
         res.status(503).type('text').send('The storefront is not built yet: run `npm run build`.');
         return;
       }
       res.setHeader('Cache-Control', 'no-cache');
-      if (!runtime) return res.sendFile(indexFile);
-      const page = await fs.promises.readFile(indexFile, 'utf8');
-      res.type('html').send(page.replace('</head>', `${runtime}</head>`));
+      const { head, image, missing, data } = await factsOf(req, page);
+      // No such series: the app shows its not-found page, and crawlers get a status that says so.
+      if (missing) res.status(404);
+      const extra = [
+        ...(image ? [imageHint(image)] : []),
+        ...hintsFor(req.path, req.get('accept-language'), page),
+        ...(missing ? ['<meta name="robots" content="noindex" />'] : []),
+        ...(data ? [data] : []),
+        ...runtime,
+      ];
+      res.type('html').send(withHead(page, head, extra));
     },
   ];
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '@cliffhanger/platform';
-import { ADMIN_TOKEN, eventually, realRedisUrl, startSite, type Site } from '@cliffhanger/platform/testing';
+import { ADMIN_TOKEN, eventually, outboxEvents, realRedisUrl, startSite, type Site } from '@cliffhanger/platform/testing';
 import { registry } from '../src/registry.ts';
 
 // Abuse from one address: password guessing behind forged X-Forwarded-For, guests by the thousand,
@@ -50,7 +50,7 @@ describe('a site reached directly (TRUST_PROXY unset)', () => {
   });
 
   it('still answers the pixel past its limit, and records nothing more', async () => {
-    const hits = () => count(site, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
+    const hits = async () => (await outboxEvents(site.platform.database.db, 'statics.hit')).length;
     const before = await hits();
     for (let i = 0; i < 4; i++) {
       const response = await fetch(`${site.url}/api/statics.png?event=landing&n=${i}`);
@@ -93,7 +93,7 @@ describe.skipIf(!realRedisUrl)('limits across gateway replicas', () => {
       const hits = async (site: Site) => (await fetch(`${site.url}/api/statics.png?event=landing`)).status;
       // The pixel is answered at each gateway's edge without a round trip to Redis: limit 2 per replica.
       expect([await hits(one), await hits(two), await hits(one), await hits(one)]).toEqual([200, 200, 200, 200]);
-      const recorded = (site: Site) => count(site, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
+      const recorded = async (site: Site) => (await outboxEvents(site.platform.database.db, 'statics.hit')).length;
       await eventually(async () => (await recorded(one)) === 2 && (await recorded(two)) === 1, 10_000, 'two hits at one replica, one at the other');
     } finally {
       await Promise.all([one.close(), two.close()]);

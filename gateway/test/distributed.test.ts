@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, eventually, freePort, realDatabaseUrl, realRedisUrl, tempDir } from '@cliffhanger/platform/testing';
 import { renderDemoEpisode } from '@cliffhanger/demo';
+import { startOpenIdProvider, throughProvider, type OpenIdProvider } from '../../services/user/test/openid-provider.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const targets = ['user', 'catalog', 'unlock', 'payment', 'transcoder', 'analytics', 'gateway'] as const;
@@ -24,6 +25,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
   let s3: S3rver | null = null;
   const admin = { authorization: 'Bearer distributed-admin-token' };
   let env: Record<string, string> = {};
+  let op: OpenIdProvider;
   const running = new Map<string, ChildProcess>();
 
   /** Starts one part as its own process and waits until it answers ready (services migrate at start). */
@@ -53,9 +55,14 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
   }
 
   beforeAll(async () => {
+    // The gateway serves the built storefront, series pages with their own head tags: as `npm start`, build it when stale.
+    execFileSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { cwd: root, stdio: 'ignore' });
     const scratch = await createScratchDatabase();
     dropDatabase = scratch.drop;
     ports = Object.fromEntries(await Promise.all(targets.map(async (target) => [target, await freePort()] as const))) as typeof ports;
+    op = await startOpenIdProvider([
+      { clientId: 'distributed-google', clientSecret: 'distributed-google-secret-0123', redirectUris: [`http://127.0.0.1:${ports.gateway}/api/user/oauth/google/callback`] },
+    ]);
     s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir('distributed-s3-'), configureBuckets: [{ name: 'distributed-media' }] });
     const { port: s3Port } = (await s3.run()) as AddressInfo;
     const shared = {
@@ -82,11 +89,14 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
       // Test payments on purpose in production mode; its webhooks reach the payment service through the gateway.
       PAYMENT_PROVIDER: 'sandbox',
       PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
+      GOOGLE_CLIENT_ID: 'distributed-google',
+      GOOGLE_CLIENT_SECRET: 'distributed-google-secret-0123',
+      GOOGLE_ISSUER: op.issuer,
     };
     env = shared;
     for (const target of targets) await startPart(target);
     gateway = `http://127.0.0.1:${ports.gateway}`;
-  }, 240_000);
+  }, 360_000);
 
   afterAll(async () => {
     await Promise.all(
@@ -94,6 +104,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     );
     await dropDatabase();
     await s3?.close();
+    await op?.close();
   }, 60_000);
 
   async function call(method: string, route: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
@@ -117,6 +128,31 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     const logout = await call('POST', '/api/user/logout', { token: login.headers.get('x-user-token'), body: {} });
     expect(logout.code).toBe(200);
     expect((await call('GET', '/api/user/favorite', { token: login.headers.get('x-user-token') })).code).toBe(401);
+  });
+
+  it('signs a guest in with an OpenID provider through the gateway, the sign-in bound to its browser by a cookie', async () => {
+    const guest = await call('GET', '/api/user');
+    const token = guest.headers.get('x-user-token')!;
+    const started = await fetch(`${gateway}/api/user/oauth/google/start?redirect=/my`, { redirect: 'manual' });
+    expect(started.status).toBe(302);
+    // The binding cookie the user service sets comes back through the gateway, and goes on to it.
+    const cookie = started.headers.getSetCookie().find((line) => line.startsWith('cliffhanger_sign_in='))?.split(';')[0];
+    expect(cookie).toBeDefined();
+    const person = `apart-person-${Date.now()}`;
+    op.accounts.set(person, { email: `${person}@example.com` });
+    op.signInAs(person);
+    const answer = await throughProvider(started.headers.get('location')!, `${gateway}/api/user/oauth/google/callback`);
+    const landing = await fetch(`${gateway}${answer.pathname}${answer.search}`, { redirect: 'manual' });
+    const code = new URL(landing.headers.get('location')!, gateway).searchParams.get('oauth');
+    expect(code).toBeTruthy();
+    const elsewhere = await call('POST', '/api/user/oauth/exchange', { body: { code } });
+    expect(elsewhere.code).toBe(422);
+    const again = await fetch(`${gateway}/api/user/oauth/google/start?redirect=/my`, { redirect: 'manual', headers: { cookie: cookie! } });
+    op.signInAs(person);
+    const second = await throughProvider(again.headers.get('location')!, `${gateway}/api/user/oauth/google/callback`);
+    const back = await fetch(`${gateway}${second.pathname}${second.search}`, { redirect: 'manual' });
+    const exchanged = await call('POST', '/api/user/oauth/exchange', { token, headers: { cookie: cookie! }, body: { code: new URL(back.headers.get('location')!, gateway).searchParams.get('oauth') } });
+    expect(exchanged.data).toMatchObject({ id: guest.data.id, kind: 'member', email: `${person}@example.com` });
   });
 
   /** A new free series with one real 2 s episode uploaded through the gateway; answers its id. */
@@ -155,6 +191,12 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect((await call('POST', '/api/user/favorite', { token, body: { videoId } })).code).toBe(200);
     const favorites = await call('GET', '/api/user/favorite', { token });
     expect(favorites.data.items).toMatchObject([{ id: videoId, title: 'Apart Together' }]);
+
+    // The gateway asks the catalog process for what crawlers and link previews read.
+    const sitemap = await fetch(`${gateway}/sitemap.xml`).then((response) => response.text());
+    expect(sitemap).toContain(`${gateway}/videos/${videoId}</loc>`);
+    const page = await fetch(`${gateway}/videos/${videoId}`).then((response) => response.text());
+    expect(page).toContain('<meta property="og:title" content="Apart Together');
   }, 180_000);
 
   it('answers the pixel at the gateway, leaves the reports to the analytics process, and keeps unlock and the check-in behind the gateway', async () => {

@@ -1,37 +1,33 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { lazy, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath, Route, Routes, useLocation } from 'react-router-dom';
 import { AppShell } from './components/AppShell';
-import { AppSplash } from './components/AppSplash';
-import { RouteError } from './components/RouteError';
+import { PageErrorBoundary } from './components/PageErrorBoundary';
 import { keepAttribution } from './lib/attribution';
 
 type PageModule = Record<string, unknown>;
 
-/** A route whose page module loads on demand; `name` is the component the module exports. */
-function page(path: string, load: () => Promise<PageModule>, name: string): RouteObject {
-  return {
-    path,
-    lazy: async () => ({ Component: (await load())[name] as ComponentType }),
-  };
+interface PageRoute {
+  path: string;
+  load: () => Promise<PageModule>;
+  Component: LazyExoticComponent<ComponentType>;
 }
 
-export const routes: RouteObject[] = [
+/** A route whose page module loads on demand; `name` is the component the module exports. */
+function page(path: string, load: () => Promise<PageModule>, name: string): PageRoute {
+  return { path, load, Component: lazy(async () => ({ default: (await load())[name] as ComponentType })) };
+}
+
+// Declarative routes (<Routes>), not a data router: createBrowserRouter alone weighs 16 KB gzipped
+// more, a sixth of the first load's budget (storefront/bench/bundle-size.mjs). The shell wraps every page.
+export const routes: { Component: ComponentType; children: PageRoute[] }[] = [
   {
-    id: 'root',
     Component: AppShell,
-    ErrorBoundary: RouteError,
-    HydrateFallback: AppSplash,
-    // Runs before every navigation: keeps token, fbclid and ttclid of the target URL (spec section 2).
-    loader: ({ request }) => {
-      keepAttribution(new URL(request.url).searchParams);
-      return null;
-    },
-    shouldRevalidate: () => true,
     children: [
       page('/', () => import('./features/home/HomePage'), 'HomePage'),
       page('/browse/:id', () => import('./features/home/BrowsePage'), 'BrowsePage'),
       page('/more/:id', () => import('./features/home/MorePage'), 'MorePage'),
       page('/videos/:id', () => import('./features/video/VideoPage'), 'VideoPage'),
+      page('/feed', () => import('./features/video/FeedPage'), 'FeedPage'),
       page('/individual', () => import('./features/account/IndividualPage'), 'IndividualPage'),
       page('/my', () => import('./features/account/MyPage'), 'MyPage'),
       page('/login', () => import('./features/account/LoginPage'), 'LoginPage'),
@@ -56,6 +52,33 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter(routes);
+/** Keeps token, fbclid and ttclid of every URL navigated to (spec section 2), before its page makes a call. */
+export function KeepAttribution() {
+  const { search, key } = useLocation();
+  // A layout effect runs before any page's effects, where the query hooks send their calls.
+  useLayoutEffect(() => keepAttribution(search), [search, key]);
+  return null;
+}
+
+export function AppRoutes() {
+  return (
+    <PageErrorBoundary>
+      <KeepAttribution />
+      <Routes>
+        {routes.map(({ Component: Shell, children }, index) => (
+          <Route key={index} element={<Shell />}>
+            {children.map(({ path, Component }) => (
+              <Route key={path} path={path} element={<Component />} />
+            ))}
+          </Route>
+        ))}
+      </Routes>
+    </PageErrorBoundary>
+  );
+}
+
+/** Starts downloading the page a URL shows, before anything renders. */
+export function preloadPage(pathname: string): void {
+  const match = routes.flatMap((route) => route.children).find((route) => route.path !== '*' && matchPath(route.path, pathname));
+  match?.load().catch(() => undefined);
 }

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelope, queryRows } from '@cliffhanger/platform';
-import { ADMIN_TOKEN, eventually, silentLogger, startSite, type Site } from '@cliffhanger/platform/testing';
+import { ADMIN_TOKEN, eventually, outboxEvents, silentLogger, startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { transcoderModule } from '@cliffhanger/transcoder';
 import { unlockModule } from '@cliffhanger/unlock';
@@ -22,11 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-const hits = () =>
-  queryRows<{ user_id: string | null; attribution: Record<string, unknown>; data: Record<string, unknown> }>(
-    gateway.platform.database.db,
-    sql`select user_id, attribution, data from platform.outbox where type = 'statics.hit' order by id`,
-  );
+/** The statics.hit events written, as the buses hand them on (the pixel writes a row per batch). */
+const hits = async () =>
+  (await outboxEvents(gateway.platform.database.db, 'statics.hit')).map((event) => ({ user_id: event.userId, attribution: event.attribution, data: event.data }));
 
 describe('the analytics pixel', () => {
   it("answers a 1x1 PNG and records the hit with its attribution, under the token's user, not the query's", async () => {

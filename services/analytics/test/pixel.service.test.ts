@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openPostgres, platformMigrations, queryRows, type Edge, type Platform } from '@cliffhanger/platform';
-import { eventually, freePort, openTestPlatform, realDatabaseUrl, stopPlatform } from '@cliffhanger/platform/testing';
+import { eventually, freePort, openTestPlatform, outboxEvents, realDatabaseUrl, stopPlatform } from '@cliffhanger/platform/testing';
 import { createPixelEdge, PIXEL_PNG } from '../src/pixel.ts';
 
 // The pixel edge on its own HTTP server and a real database (PGlite, or PostgreSQL in npm test's
@@ -27,11 +27,14 @@ async function serve(edge: Edge) {
   return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const hits = () =>
-  queryRows<{ user_id: string | null; occurred_at: Date | string; attribution: Record<string, unknown>; data: Record<string, any> }>(
-    platform.database.db,
-    sql`select user_id, occurred_at, attribution, data from platform.outbox where type = 'statics.hit' order by seq`,
-  );
+/** The statics.hit events written, as the buses hand them on (the pixel writes a row per batch). */
+const hits = async () =>
+  (await outboxEvents(platform.database.db, 'statics.hit')).map((event) => ({
+    user_id: event.userId,
+    occurred_at: event.time,
+    attribution: event.attribution,
+    data: event.data as Record<string, any>,
+  }));
 
 async function expectPng(response: Response) {
   expect(response.status).toBe(200);
@@ -127,6 +130,23 @@ describe('statics.png at the edge', () => {
     await edge.stop();
     expect(await hits()).toHaveLength(30);
   });
+
+  it('writes a full batch at once, without waiting for the flush, as one outbox row', async () => {
+    await platform.database.db.execute(sql`delete from platform.outbox`);
+    const many = { ...platform, config: { ...platform.config, RATE_LIMIT_PIXEL_PER_MINUTE: 10_000 } };
+    const edge = createPixelEdge({ platform: many, authenticate, flushMs: 600_000 });
+    const site = await serve(edge);
+    for (let i = 0; i < 499; i++) await fetch(`${site.url}?event=busy-${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await hits()).toHaveLength(0);
+    await fetch(`${site.url}?event=busy-499`);
+    const written = await eventually(async () => ((await hits()).length === 500 ? hits() : null), 30_000, 'the full batch');
+    expect(written.map((hit) => hit.data.event)).toEqual(Array.from({ length: 500 }, (_, i) => `busy-${i}`));
+    const rows = await queryRows<{ n: number }>(platform.database.db, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
+    expect(rows).toEqual([{ n: 1 }]);
+    await site.close();
+    await edge.stop();
+  }, 60_000);
 
   it('counts hits per address and minute: past the limit it answers the PNG and keeps nothing', async () => {
     await platform.database.db.execute(sql`delete from platform.outbox`);

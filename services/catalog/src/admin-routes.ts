@@ -7,6 +7,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { Invalid, ok, parseInput, requireAdmin, requiredText } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
+import { MAX_SUBTITLE_BYTES, SUBTITLE_LANGS } from './subtitles.ts';
 
 const MAX_COVER_BYTES = 10 * 1024 ** 2;
 
@@ -30,6 +31,9 @@ const sectionBody = z.object({
   videoIds: z.array(requiredText('Please choose a video', 100)).max(100),
 });
 const idParam = z.object({ id: requiredText('Please choose one', 100) });
+const subtitleParams = idParam.extend({
+  lang: z.enum(SUBTITLE_LANGS, { message: `Subtitles are in one of the interface languages: ${SUBTITLE_LANGS.join(', ')}` }),
+});
 
 const tooLarge = () => Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413 });
 
@@ -98,6 +102,18 @@ export function adminRoutes(admin: CatalogAdmin, options: { adminToken: string |
   });
   router.post('/api/admin/episodes/:id/retranscode', async (req, res) => {
     res.json(ok(await admin.retranscode(parseInput(idParam, req.params).id)));
+  });
+  router.get('/api/admin/episodes/:id/subtitles', async (req, res) => {
+    res.json(ok(await admin.subtitlesOf(parseInput(idParam, req.params).id)));
+  });
+  router.put('/api/admin/episodes/:id/subtitles/:lang', async (req, res) => {
+    const { id, lang } = parseInput(subtitleParams, req.params);
+    res.json(ok(await withUploadedFile(req, options.incomingDir, MAX_SUBTITLE_BYTES, (file) => admin.putSubtitles(id, lang, file))));
+  });
+  router.delete('/api/admin/episodes/:id/subtitles/:lang', async (req, res) => {
+    const { id, lang } = parseInput(subtitleParams, req.params);
+    await admin.removeSubtitles(id, lang);
+    res.json(ok(null));
   });
   router.put('/api/admin/sections/:id', async (req, res) => {
     const { id } = parseInput(idParam, req.params);

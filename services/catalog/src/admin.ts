@@ -11,6 +11,7 @@ import {
 import type { TranscodeProgress, Transcoder } from './ports.ts';
 import { catalogRepository as repo, slugOf, type EpisodeRow, type VideoRow } from './repository.ts';
 import { mediaUrlOf } from './service.ts';
+import { createSubtitleAdmin } from './subtitle-admin.ts';
 
 export interface SeriesInput {
   title: string;
@@ -98,6 +99,9 @@ export function createCatalogAdmin(deps: CatalogAdminDeps) {
   }
 
   const admin = {
+    /** putSubtitles, removeSubtitles, subtitlesOf: an episode's WebVTT files. */
+    ...createSubtitleAdmin({ database, storage }),
+
     /** Creates a series, or answers the one that already has this title (titles are unique). */
     async createSeries(input: SeriesInput): Promise<{ video: AdminVideo; created: boolean }> {
       const result = await database.transaction(async (tx) => {

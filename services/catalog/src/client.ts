@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ok, parseInput, requiredText, type ServiceClient } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
-import type { CatalogService, VideoCard } from './service.ts';
+import type { CatalogService, Homepage, SeriesPreview, VideoCard } from './service.ts';
 
 /** What other services ask the catalog. */
 export interface CatalogClient {
@@ -14,6 +14,16 @@ export interface CatalogClient {
   episodeTerms(episodeId: string): Promise<EpisodeTerms | null>;
 }
 
+/** What the gateway's pages ask the catalog: a shared series link's preview, and the sitemap. */
+export interface CatalogPages {
+  /** A series' title, description and cover, or null when there is no such series. */
+  seriesPreview(videoId: string): Promise<SeriesPreview | null>;
+  /** Ids of the listed series (those with an episode), most played first, at most `limit`. */
+  listedSeries(limit: number): Promise<string[]>;
+  /** The carousel and sections of the home page (its first picture is what a visitor's phone waits for). */
+  homepage(): Promise<Homepage>;
+}
+
 export interface EpisodeTerms {
   episodeId: string;
   videoId: string;
@@ -23,16 +33,17 @@ export interface EpisodeTerms {
 }
 
 /** In the catalog's own process, its client also carries the operator side (the demo seeder uses it). */
-export interface LocalCatalogClient extends CatalogClient {
+export interface LocalCatalogClient extends CatalogClient, CatalogPages {
   admin: CatalogAdmin;
 }
 
 export function catalogClientInProcess(catalog: CatalogService, admin: CatalogAdmin): LocalCatalogClient {
-  return { ...catalog.directory, admin };
+  return { ...catalog.directory, homepage: () => catalog.homepage(), admin };
 }
 
 const cardsQuery = z.object({ ids: z.string().max(10_000).transform((ids) => ids.split(',').filter(Boolean).slice(0, 200)) });
 const episodeQuery = z.object({ id: requiredText('id is required', 100) });
+const limitQuery = z.object({ limit: z.coerce.number().int().min(1).max(50_000) });
 
 /** The catalog's internal endpoints, behind the INTERNAL_TOKEN check of the service process. */
 export function catalogInternalRoutes(catalog: CatalogService): Router {
@@ -47,11 +58,20 @@ export function catalogInternalRoutes(catalog: CatalogService): Router {
   router.get('/internal/catalog/episode-terms', async (req, res) => {
     res.json(ok(await catalog.directory.episodeTerms(parseInput(episodeQuery, req.query).id)));
   });
+  router.get('/internal/catalog/series-preview', async (req, res) => {
+    res.json(ok(await catalog.directory.seriesPreview(parseInput(episodeQuery, req.query).id)));
+  });
+  router.get('/internal/catalog/listed-series', async (req, res) => {
+    res.json(ok(await catalog.directory.listedSeries(parseInput(limitQuery, req.query).limit)));
+  });
+  router.get('/internal/catalog/homepage', async (_req, res) => {
+    res.json(ok(await catalog.homepage()));
+  });
   return router;
 }
 
 /** The catalog over HTTP, for services running apart from it. */
-export function catalogClientOverHttp(http: ServiceClient): CatalogClient {
+export function catalogClientOverHttp(http: ServiceClient): CatalogClient & CatalogPages {
   return {
     async cardsOf(videoIds) {
       if (videoIds.length === 0) return new Map();
@@ -60,5 +80,8 @@ export function catalogClientOverHttp(http: ServiceClient): CatalogClient {
     },
     episodeRef: (episodeId) => http.get('/internal/catalog/episode-ref', { id: episodeId }),
     episodeTerms: (episodeId) => http.get('/internal/catalog/episode-terms', { id: episodeId }),
+    seriesPreview: (videoId) => http.get('/internal/catalog/series-preview', { id: videoId }),
+    listedSeries: (limit) => http.get('/internal/catalog/listed-series', { limit: String(limit) }),
+    homepage: () => http.get('/internal/catalog/homepage'),
   };
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import type { BusEvent, Database, EventBus, MediaStorage } from '@cliffhanger/platform';
+import { rankingsRepository as rankings } from './rankings-repository.ts';
+import { subscribeRankingConsumers } from './rankings.ts';
 import { catalogRepository as repo } from './repository.ts';
 
 /** history.recorded, as the user service emits it (userId rides on the event). */
@@ -39,15 +41,19 @@ export interface TranscodeFailed {
   reason: string;
 }
 
-/** The catalog's consumers: play counts from history, episode readiness from the transcoder. */
+/** The catalog's consumers: play counts and rankings from history, episode readiness from the transcoder. */
 export function subscribeCatalogConsumers(bus: EventBus, deps: { database: Database; storage: MediaStorage; onChange: () => void }): void {
   const { database } = deps;
   bus.subscribe('catalog.play-counts', ['history.recorded'], async (event, tx) => {
     const data = event.data as unknown as HistoryRecorded;
     if (!event.userId || !data.episodeId || !data.videoId) return;
     // The viewer's day is unknown here; a UTC day is one rule for everyone and close enough.
-    await repo.recordPlay(tx, event.userId, data.episodeId, data.videoId, event.time.slice(0, 10));
+    // A play counted here is counted in its hour too, for the "top" and "trending" rankings.
+    if (await repo.recordPlay(tx, event.userId, data.episodeId, data.videoId, event.time.slice(0, 10))) {
+      await rankings.countPlay(tx, data.videoId, event.time);
+    }
   });
+  subscribeRankingConsumers(bus);
 
   bus.subscribe('catalog.transcodes', ['transcode.completed', 'transcode.failed'], async (event: BusEvent, tx, effects) => {
     if (event.type === 'transcode.failed') {

@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { failure, type MediaStorage } from '@cliffhanger/platform';
 import { grantAllows } from './grants.ts';
+import type { PlaylistRenderer, RenderedPlaylist } from './subtitle-playlists.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   m3u8: 'application/vnd.apple.mpegurl',
@@ -12,6 +13,7 @@ const CONTENT_TYPES: Record<string, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   webp: 'image/webp',
+  vtt: 'text/vtt; charset=utf-8',
 };
 
 // Segments never change under one URL, so the browser may keep them; grants are per viewer, so
@@ -22,9 +24,11 @@ const cacheControlOf = (extension: string, isPublic: boolean) =>
 
 /**
  * /media: covers under /media/public/..., and an episode's ladder under
- * /media/g/<grant>/episodes/<episodeId>/..., only with a valid grant for that very episode.
+ * /media/g/<grant>/episodes/<episodeId>/..., only with a valid grant for that very episode. The
+ * playlists that carry an episode's subtitles are rendered by `playlists`; everything else is the
+ * stored file.
  */
-export function mediaRoutes(storage: MediaStorage, mediaSecret: string): Router {
+export function mediaRoutes(storage: MediaStorage, mediaSecret: string, playlists?: PlaylistRenderer): Router {
   const router = Router();
   router.use('/media', async (req: Request, res: Response) => {
     // Mounted ahead of helmet, so what it would add goes here: every answer is exactly the type it
@@ -49,7 +53,11 @@ export function mediaRoutes(storage: MediaStorage, mediaSecret: string): Router 
     if (!grantAllows(mediaSecret, grant, episodeId)) {
       return void res.status(403).json(failure(403, 'This playback link is not valid for this episode, or it has expired'));
     }
-    return serve(storage, parts.slice(2).join('/'), false, req, res);
+    const key = parts.slice(2).join('/');
+    const rendered = key.endsWith('.m3u8') ? await playlists?.render(episodeId, key) : undefined;
+    if (rendered === null) return void res.status(404).json(failure(404, 'No such media'));
+    if (rendered) return serveRendered(rendered, req, res);
+    return serve(storage, key, false, req, res);
   });
   return router;
 }
@@ -84,6 +92,16 @@ async function serve(storage: MediaStorage, key: string, isPublic: boolean, req:
   } catch {
     res.destroy(); // the viewer went away mid-segment, or the file vanished under a replaced ladder
   }
+}
+
+/** A playlist made for this answer: small, so always whole (a Range header is ignored, as RFC 9110 allows). */
+function serveRendered(playlist: RenderedPlaylist, req: Request, res: Response): void {
+  const body = Buffer.from(playlist.body);
+  res.setHeader('Content-Type', CONTENT_TYPES.m3u8!);
+  res.setHeader('Cache-Control', cacheControlOf('m3u8', false));
+  res.setHeader('Last-Modified', playlist.modifiedAt.toUTCString());
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /**

@@ -5,10 +5,13 @@ import { adminRoutes } from './admin-routes.ts';
 import { createCatalogAdmin } from './admin.ts';
 import { catalogClientInProcess, catalogClientOverHttp, catalogInternalRoutes, type CatalogClient } from './client.ts';
 import { subscribeCatalogConsumers } from './events.ts';
+import { createFeed } from './feed.ts';
 import { mediaRoutes } from './media-routes.ts';
 import type { EntitlementPolicy, Transcoder, ViewerLists } from './ports.ts';
+import { createRankings } from './rankings.ts';
 import { catalogRoutes } from './routes.ts';
 import { createCatalogService } from './service.ts';
+import { createPlaylistRenderer } from './subtitle-playlists.ts';
 
 export const catalogMigrations = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
@@ -22,15 +25,21 @@ export const catalogModule = defineModule<CatalogClient>({
     const { config, database, bus, storage, logger } = platform;
     const mediaSecret = serverSecret(config, 'MEDIA_SECRET');
     const service = createCatalogService({ database, entitlement: client<EntitlementPolicy>('unlock'), viewers: client<ViewerLists>('user'), mediaSecret });
+    const rankings = createRankings({ database, cardsOf: service.directory.cardsOf });
+    const feed = createFeed({ database, cardsOf: service.directory.cardsOf, episode: (context, id) => service.episode(context, id) });
+    const onChange = () => {
+      service.forgetCachedPages();
+      rankings.forget();
+    };
     const transcoder = client<Transcoder>('transcoder');
-    const admin = createCatalogAdmin({ database, bus, storage, transcoder, onChange: service.forgetCachedPages });
+    const admin = createCatalogAdmin({ database, bus, storage, transcoder, onChange });
     // Consumers subscribe before the platform starts delivering.
-    subscribeCatalogConsumers(bus, { database, storage, onChange: service.forgetCachedPages });
+    subscribeCatalogConsumers(bus, { database, storage, onChange });
     return {
       client: catalogClientInProcess(service, admin),
-      routes: [catalogRoutes(service), adminRoutes(admin, { adminToken: config.ADMIN_TOKEN, incomingDir: path.join(config.dataDir, 'incoming'), maxUploadBytes: config.MAX_UPLOAD_MB * 1024 ** 2 })],
+      routes: [catalogRoutes(service, { rankings, feed }), adminRoutes(admin, { adminToken: config.ADMIN_TOKEN, incomingDir: path.join(config.dataDir, 'incoming'), maxUploadBytes: config.MAX_UPLOAD_MB * 1024 ** 2 })],
       internalRoutes: [catalogInternalRoutes(service)],
-      media: mediaRoutes(storage, mediaSecret),
+      media: mediaRoutes(storage, mediaSecret, createPlaylistRenderer({ database, storage })),
       // A crash may have lost the queue's copy of a transcode: ask again for every pending episode.
       background() {
         const done = admin.resumeTranscodes().then(

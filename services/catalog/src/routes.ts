@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { Invalid, ok, pagingSchema, parseInput, requiredText } from '@cliffhanger/platform';
+import type { Feed } from './feed.ts';
+import { isRankingSection, type Rankings } from './rankings.ts';
 import type { CardQuery, CatalogService } from './service.ts';
 
 // Longer keywords match nothing better and only cost the database: cut, do not refuse.
@@ -26,7 +28,7 @@ function cardQueryOf(query: z.infer<typeof listQuery>): CardQuery {
 }
 
 /** Browsing and watching calls of docs/api.md. */
-export function catalogRoutes(catalog: CatalogService): Router {
+export function catalogRoutes(catalog: CatalogService, viewing: { rankings: Rankings; feed: Feed }): Router {
   const router = Router();
 
   router.get('/api/tag', async (_req, res) => {
@@ -37,13 +39,23 @@ export function catalogRoutes(catalog: CatalogService): Router {
   });
   router.get('/api/homepage/query', async (req, res) => {
     const query = parseInput(listQuery, req.query);
-    res.json(ok(await catalog.query(cardQueryOf(query), query.page, query.size)));
+    const by = cardQueryOf(query);
+    // top, trending, new and continue are kept from events (rankings.ts), not operator sections.
+    if ('sectionId' in by && isRankingSection(by.sectionId)) {
+      res.json(ok(await viewing.rankings.page(req.context, by.sectionId, query.page, query.size)));
+    } else {
+      res.json(ok(await catalog.query(by, query.page, query.size)));
+    }
   });
   router.get('/api/video', async (req, res) => {
     res.json(ok(await catalog.video(req.context, parseInput(idOf('Please choose a video'), req.query).id)));
   });
   router.get('/api/video/episode', async (req, res) => {
     res.json(ok(await catalog.episode(req.context, parseInput(idOf('Please choose an episode'), req.query).id)));
+  });
+  router.get('/api/video/feed', async (req, res) => {
+    const { page, size } = parseInput(pagingSchema, req.query);
+    res.json(ok(await viewing.feed.page(req.context, page, size)));
   });
 
   return router;

@@ -79,3 +79,17 @@ export const demoSeed = catalog.table('demo_seed', {
   startedAt: at('started_at').notNull().defaultNow(),
   finishedAt: at('finished_at'),
 });
+
+/** WebVTT subtitles of an episode, one per language; the file lives in media storage under `storageKey`. */
+export const subtitles = catalog.table(
+  'subtitles',
+  {
+    episodeId: text('episode_id').notNull(),
+    lang: text('lang', { enum: ['en', 'es', 'fy', 'dy', 'pt'] }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    bytes: integer('bytes').notNull(),
+    cues: integer('cues').notNull(),
+    uploadedAt: at('uploaded_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.episodeId, table.lang] })],
+);

@@ -10,6 +10,8 @@ import {
 import { issuePlaybackGrant } from './grants.ts';
 import type { EntitlementPolicy, ViewerLists } from './ports.ts';
 import { catalogRepository as repo, type CardRow, type EpisodeRow, type VideoRow } from './repository.ts';
+import { inLanguageOrder } from './subtitle-playlists.ts';
+import { subtitleLanguageOf } from './subtitles.ts';
 
 export interface VideoCard {
   id: string;
@@ -18,6 +20,14 @@ export interface VideoCard {
   tags: string[];
   episodeCount: number;
   playCount: number;
+}
+
+/** A series as a shared link previews it: `cover` is a path under /media (empty while it has none). */
+export interface SeriesPreview {
+  id: string;
+  title: string;
+  description: string;
+  cover: string;
 }
 
 export interface Video extends VideoCard {
@@ -38,7 +48,7 @@ export interface Episode {
   durationSeconds: number;
   nextEpisodeId: string | null;
   playback: { url: string; expiresAt: string };
-  /** WebVTT tracks in the interface languages; none until subtitles are uploaded (issue 17). */
+  /** WebVTT tracks in the interface languages (codes en, es, fy, dy, pt), each labelled in its own language; [] when none. */
   subtitles: { lang: string; label: string; url: string }[];
 }
 
@@ -181,6 +191,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         );
       }
       const grant = issuePlaybackGrant(deps.mediaSecret, id);
+      const subtitles = inLanguageOrder(await repo.subtitlesOf(database.db, id));
       return {
         id,
         videoId: video.id,
@@ -189,7 +200,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         durationSeconds: episode.durationSeconds,
         nextEpisodeId: await repo.nextEpisodeId(database.db, video.id, episode.number),
         playback: { url: `/media/g/${grant.token}/${episode.mediaPrefix}/master.m3u8`, expiresAt: grant.expiresAt.toISOString() },
-        subtitles: [],
+        subtitles: subtitles.map((row) => ({ lang: row.lang, label: subtitleLanguageOf(row.lang).label, url: `/media/g/${grant.token}/${row.storageKey}` })),
       };
     },
 
@@ -204,6 +215,14 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       },
       /** What unlocking an episode costs, and whether it needs unlocking: its series' free episodes and price. */
       episodeTerms: (episodeId: string) => repo.episodeTerms(database.db, episodeId),
+      /** What a link preview or a crawler shows of a series (the gateway writes it into the page's head). */
+      async seriesPreview(videoId: string): Promise<SeriesPreview | null> {
+        const video = await repo.videoById(database.db, videoId);
+        if (!video) return null;
+        return { id: video.id, title: video.title, description: video.description, cover: video.coverKey ? mediaUrlOf(video.coverKey) : '' };
+      },
+      /** The ids of listed series, most played first, at most `limit` (the gateway's sitemap). */
+      listedSeries: async (limit: number): Promise<string[]> => (await repo.listedSeriesIds(database.db, limit)).map((row) => row.id),
     },
   };
 }

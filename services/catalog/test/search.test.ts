@@ -58,6 +58,21 @@ describe('search', () => {
   it('pages search results', async () => {
     const first = await search('a', '&size=1');
     expect(first.items.length).toBeLessThanOrEqual(1);
+    // Page by page, the same series in the same order as one large page.
+    const whole = (await search('billionaire', '&size=50')).items.map((card) => card.title);
+    const pages = [await search('billionaire', '&size=1&page=1'), await search('billionaire', '&size=1&page=2'), await search('billionaire', '&size=1&page=3')];
+    expect(pages.map((page) => [page.items.map((card) => card.title), page.hasMore])).toEqual([[[whole[0]], true], [[whole[1]], false], [[], false]]);
+  });
+
+  it('answers an empty list, not an error, for a keyword that is empty or only wildcards, quotes or punctuation', async () => {
+    for (const keyword of ['', '   ', '%', '_', '%_%', "'", "''", '"', '(((', '-', '*']) {
+      expect(await search(keyword), JSON.stringify(keyword)).toMatchObject({ items: [], hasMore: false });
+    }
+  });
+
+  it('cuts a very long keyword instead of refusing it', async () => {
+    expect((await titles('billionaire '.repeat(500)))[0]).toBe("The Billionaire's Contract Bride");
+    expect(await titles(`silent ${'%'.repeat(2_000)}`)).toEqual(['Silent Vows']);
   });
 
   it('treats hostile keywords as plain text', async () => {

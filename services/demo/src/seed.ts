@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,6 +6,7 @@ import { systemContext, type Logger } from '@cliffhanger/platform';
 import type { CatalogAdmin } from '@cliffhanger/catalog';
 import { demoCatalog, type DemoCatalog } from './demo-catalog.ts';
 import { renderDemoCover, renderDemoEpisode } from './demo-source.ts';
+import { DEMO_SUBTITLE_LANGS, demoSubtitles } from './demo-subtitles.ts';
 
 // Sources are rendered just ahead of the transcoder: a longer backlog would only take the cores
 // the first episodes need to become playable.
@@ -51,7 +52,16 @@ export async function seedDemoCatalog(deps: DemoSeedDeps): Promise<void> {
     for (let number = 1; number <= longest; number++) {
       for (const series of catalog.series.filter((s) => s.episodes >= number)) {
         if (signal.aborted) return;
-        if ((await admin.episodeStatus(`${series.id}-ep${number}`)) !== 'planned') continue;
+        const episodeId = `${series.id}-ep${number}`;
+        if ((await admin.episodeStatus(episodeId)) !== 'planned') continue;
+        // Subtitles in every interface language, in place before the episode is ready to play.
+        const lines = { seriesIndex: catalog.series.indexOf(series), episodeNumber: number, seconds: catalog.episodeSeconds };
+        for (const lang of DEMO_SUBTITLE_LANGS) {
+          const subtitles = join(work, `${episodeId}.${lang}.vtt`);
+          await writeFile(subtitles, demoSubtitles(lang, lines));
+          await admin.putSubtitles(episodeId, lang, subtitles);
+          await rm(subtitles, { force: true });
+        }
         while ((await admin.countPending()) >= MAX_WAITING_UPLOADS) await sleep(1_000, undefined, { signal });
         const file = join(work, `${series.id}-${number}.mp4`);
         await renderDemoEpisode({

@@ -50,6 +50,12 @@ describe('the demo catalog', () => {
 
     const episode = await site.call('GET', '/api/video/episode?id=first-love-ep1');
     expect((await fetch(site.url + episode.data.playback.url)).status).toBe(200);
+    // Subtitles in all five interface languages, listed in the episode and in its master playlist.
+    expect(episode.data.subtitles.map((subtitle: { lang: string; label: string }) => `${subtitle.lang} ${subtitle.label}`)).toEqual([
+      'en English', 'es Español', 'fy Français', 'dy Deutsch', 'pt Português',
+    ]);
+    expect(await (await fetch(site.url + episode.data.subtitles[1].url)).text()).toContain('Episodio 1');
+    expect((await (await fetch(site.url + episode.data.playback.url)).text()).match(/TYPE=SUBTITLES/g)).toHaveLength(5);
   }, 120_000);
 
   it('is not made again on a later start', async () => {

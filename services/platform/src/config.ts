@@ -35,6 +35,17 @@ const trustProxy = z
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
+// A sign-in provider's address: https, or http on this machine only (the tests' local OpenID provider).
+const signInProviderUrl = z
+  .string()
+  .url()
+  .refine((value) => {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+  }, 'an https URL (http only on 127.0.0.1 or localhost)')
+  .optional();
+const clientCredential = z.string().min(1).max(500).optional();
+
 /** Every setting of every process, read once at start. See the README's table. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -85,6 +96,16 @@ export const configSchema = z.object({
   FACEBOOK_CAPI_TOKEN: z.string().min(1).max(1000).optional(),
   /** Facebook's Graph API origin (tests' stand-in); graph.facebook.com otherwise. */
   FACEBOOK_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
+  /** Social sign-in with Google when both are set (an OAuth client of type "web application"). */
+  GOOGLE_CLIENT_ID: clientCredential,
+  GOOGLE_CLIENT_SECRET: clientCredential,
+  /** Another OpenID provider in Google's place, found by discovery (the tests' local one); https://accounts.google.com otherwise. */
+  GOOGLE_ISSUER: signInProviderUrl,
+  /** Social sign-in with Facebook Login when both are set (the app's id and secret). */
+  FACEBOOK_CLIENT_ID: clientCredential,
+  FACEBOOK_CLIENT_SECRET: clientCredential,
+  /** An OAuth server found by discovery in place of Facebook's login dialog (the tests' local one); the profile still comes from FACEBOOK_GRAPH_URL. */
+  FACEBOOK_ISSUER: signInProviderUrl,
   /** Purchases and registrations go to TikTok's Events API for TIKTOK_PIXEL_ID when set. */
   TIKTOK_EVENTS_TOKEN: z.string().min(1).max(1000).optional(),
   /** TikTok's Business API origin (tests' stand-in); business-api.tiktok.com otherwise. */
@@ -151,6 +172,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.data.NODE_ENV === 'production') {
     for (const name of ['SMTP_URL', 'PUBLIC_URL'] as const)
       if (!parsed.data[name]) throw new ConfigError(`config: ${name}: required when NODE_ENV=production`);
+  }
+  // Half a sign-in client would hide its button without a word: both halves or neither.
+  for (const provider of ['GOOGLE', 'FACEBOOK'] as const) {
+    if (!parsed.data[`${provider}_CLIENT_ID`] !== !parsed.data[`${provider}_CLIENT_SECRET`])
+      throw new ConfigError(`config: ${provider}_CLIENT_SECRET: set together with ${provider}_CLIENT_ID`);
   }
   const serviceUrls: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

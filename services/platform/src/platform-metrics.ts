@@ -63,7 +63,7 @@ export function watchPlatform({ metrics, database, bus, queue, logger }: Watched
   });
   new Gauge({
     name: 'outbox_waiting_events',
-    help: 'Committed events the relay has not handed on to consumers yet',
+    help: 'Committed outbox rows the relay has not handed on to consumers yet (an event each, or a batch of pixel hits)',
     registers,
     collect: async function (this: Gauge) {
       await readOutbox();

@@ -26,7 +26,7 @@ export async function pruneOnce(database: Database, settings: { eventDays: numbe
         where o.occurred_at < now() - make_interval(days => $1)
           and (o.published_at is not null
                or (o.seq <= (select coalesce(min(seq), 0) from platform.consumer_offsets) and o.seq < (select max(seq) from platform.outbox)))
-          and not exists (select 1 from platform.dead_events d where d.event_id = o.event_id)
+          and not exists (select 1 from platform.dead_events d where coalesce(d.outbox_event_id, d.event_id) = o.event_id)
         returning 1`,
       [settings.eventDays],
     );

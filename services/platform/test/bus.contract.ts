@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   appendEvent,
+  appendEventBatch,
+  listDeadEvents,
   migrate,
   platformMigrations,
   queryRows,
@@ -184,6 +186,78 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await effects('mended')).toHaveLength(1);
     }, 60_000);
+
+    // The pixel writes its hits as one row per batch: each still arrives as an event of its own.
+    const batch = (numbers: number[], userOf = (n: number) => `user-${n % 3}`) =>
+      database.transaction((tx) =>
+        appendEventBatch(
+          tx,
+          'favorite.changed',
+          numbers.map((n) => ({
+            data: { videoId: String(n), favorite: true },
+            userId: userOf(n),
+            attribution: { referrerToken: null, fbclid: `fb-${n}`, ttclid: null },
+            ...(n === 1 && { traceparent: context.traceparent }),
+            occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)),
+          })),
+        ),
+      );
+
+    it('hands on each event of a batch row once, in order, with its own id, user, time, attribution and trace', async () => {
+      const seen: BusEvent[] = [];
+      const others: BusEvent[] = [];
+      const b = bus();
+      b.subscribe('batches', ['favorite.changed'], async (event, tx) => {
+        seen.push(event);
+        await tx.execute(sql`insert into effects (event_id, consumer) values (${event.id}, 'batches')`);
+      });
+      b.subscribe('not-hits', ['user.registered'], async (event) => void others.push(event));
+      await b.start();
+      // One user's events share a key on Kafka, hence an order: all of them go to one user here.
+      await batch([1, 2, 3, 4, 5], () => 'user-1');
+      await batch([6, 7], () => 'user-1');
+      await publish('user.registered', 8);
+      b.nudge();
+      await eventually(() => seen.length === 7 && others.length === 1, 20_000, 'the batched events');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen.map(numberOf)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(new Set(seen.map((event) => event.id)).size).toBe(7);
+      expect(await effects('batches')).toHaveLength(7);
+      expect(seen[0]).toMatchObject({
+        type: 'favorite.changed',
+        userId: 'user-1',
+        time: '2026-01-01T00:00:01.000Z',
+        attribution: { referrerToken: null, fbclid: 'fb-1', ttclid: null },
+        traceparent: context.traceparent,
+      });
+      expect(seen[1]!.traceparent).toBeUndefined();
+    });
+
+    it('sets aside one poisoned event of a batch row, delivers the rest, and replays it from its row', async () => {
+      let broken = true;
+      const delivered: number[] = [];
+      const b = bus();
+      b.subscribe('batch-picky', ['favorite.changed'], async (event, tx) => {
+        if (numberOf(event) === 2 && broken) throw new Error('cannot apply 2');
+        delivered.push(numberOf(event));
+        await tx.execute(sql`insert into effects (event_id, consumer) values (${event.id}, 'batch-picky')`);
+      });
+      await b.start();
+      await batch([1, 2, 3], () => 'user-1');
+      await eventually(() => delivered.length === 2, 60_000, 'the events around the poisoned one');
+      expect(delivered).toEqual([1, 3]);
+      const [dead] = await eventually(async () => {
+        const rows = await listDeadEvents(database.db);
+        return rows.length > 0 ? rows : null;
+      }, 10_000, 'the dead letter');
+      expect(dead).toMatchObject({ consumer: 'batch-picky', type: 'favorite.changed', occurredAt: '2026-01-01T00:00:02.000Z', error: 'Error: cannot apply 2' });
+      broken = false;
+      expect(await requestReplay(database.db, [dead!.eventId])).toBe(1);
+      b.nudge();
+      await eventually(async () => (await effects('batch-picky')).length === 3, 15_000, 'the replayed effect');
+      await eventually(async () => (await listDeadEvents(database.db)).length === 0, 10_000, 'the dead letter to go');
+      expect(delivered).toEqual([1, 3, 2]);
+    }, 90_000);
 
     it('applies each event once per consumer when two processes deliver side by side', async () => {
       const handler = async (event: BusEvent, tx: Parameters<Parameters<EventBus['subscribe']>[2]>[1]) => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
   appendEvent,
+  appendEventBatch,
   createPostgresBus,
   defaultDeliveryPolicy,
   migrate,
@@ -50,12 +51,19 @@ describe('tail-events on the Postgres bus', () => {
       const tail = tailOutboxEvents(database, { pollMs: 20, signal: stop.signal, print: (line) => void fromNow.push(line) });
       await new Promise((resolve) => setTimeout(resolve, 100));
       const later = [await publish(2), await publish(3)];
-      await eventually(() => fromNow.length === 2, 10_000, 'the later events');
+      // A batch row (the pixel's) prints an event a line, at its row's position.
+      const hits = [4, 5].map((n) => ({ data: { videoId: `v${n}`, favorite: true }, userId: `u${n}`, attribution: systemContext().attribution, occurredAt: new Date() }));
+      await database.transaction((tx) => appendEventBatch(tx, 'favorite.changed', hits));
+      await eventually(() => fromNow.length === 4, 10_000, 'the later events');
       stop.abort();
-      expect(await tail).toBe(2);
-      expect(fromNow).toEqual([
+      expect(await tail).toBe(4);
+      expect(fromNow.slice(0, 2)).toEqual([
         { seq: 2, ...later[0] },
         { seq: 3, ...later[1] },
+      ]);
+      expect(fromNow.slice(2)).toMatchObject([
+        { seq: 4, type: 'favorite.changed', userId: 'u4', data: { videoId: 'v4' } },
+        { seq: 4, type: 'favorite.changed', userId: 'u5', data: { videoId: 'v5' } },
       ]);
     } finally {
       await bus.stop();

@@ -6,7 +6,6 @@ export interface Rung {
   shortSide: number;
   /** Ceiling of the video bitrate (the VBV rate); easy scenes spend less. */
   videoKbps: number;
-  audioKbps: number;
   profile: H264Profile;
   /** Lowest H.264 level the rung declares; raised when an unusual aspect needs more. */
   level: number;
@@ -15,12 +14,20 @@ export interface Rung {
 // Bitrates sized for talking-head drama at 30 fps, not sport. Baseline at the bottom rung keeps
 // old low-end phones playing; High from 720p up buys ~10% at equal quality.
 export const LADDER: readonly Rung[] = [
-  { name: '240p', shortSide: 240, videoKbps: 400, audioKbps: 64, profile: 'baseline', level: 3.0 },
-  { name: '360p', shortSide: 360, videoKbps: 800, audioKbps: 96, profile: 'main', level: 3.0 },
-  { name: '480p', shortSide: 480, videoKbps: 1400, audioKbps: 128, profile: 'main', level: 3.1 },
-  { name: '720p', shortSide: 720, videoKbps: 2800, audioKbps: 128, profile: 'high', level: 3.1 },
-  { name: '1080p', shortSide: 1080, videoKbps: 5000, audioKbps: 160, profile: 'high', level: 4.0 },
+  { name: '240p', shortSide: 240, videoKbps: 400, profile: 'baseline', level: 3.0 },
+  { name: '360p', shortSide: 360, videoKbps: 800, profile: 'main', level: 3.0 },
+  { name: '480p', shortSide: 480, videoKbps: 1400, profile: 'main', level: 3.1 },
+  { name: '720p', shortSide: 720, videoKbps: 2800, profile: 'high', level: 3.1 },
+  { name: '1080p', shortSide: 1080, videoKbps: 5000, profile: 'high', level: 4.0 },
 ];
+
+/**
+ * The one audio rendition every rung shares (an HLS audio group): encoded once instead of once per
+ * rung, and a rung switch never changes the sound. 128 kbps AAC-LC stereo is transparent for
+ * dialogue and music beds; at the bottom rung it costs a little more than the 64 kbps it had, which
+ * the ladder's savings (one AAC encode, no audio in N video streams) pay for.
+ */
+export const AUDIO = { kbps: 128, sampleRate: 48000, channels: 2, codec: 'mp4a.40.2' } as const;
 
 /**
  * x264 quality target under each rung's ceiling: a dialogue close-up needs far fewer bits than
@@ -34,7 +41,7 @@ export const MAX_FRAME_RATE = 30;
 export interface PlannedRung extends Rung {
   width: number;
   height: number;
-  /** RFC 6381 value for the master playlist's CODECS attribute (video, then AAC-LC audio). */
+  /** RFC 6381 value for the master playlist's CODECS attribute: the rung's video, then the shared audio. */
   codecs: string;
 }
 
@@ -58,7 +65,7 @@ export function planLadder(width: number, height: number, frameRate = MAX_FRAME_
     const rungLong = Math.min(roundEven((long * rung.shortSide) / short), floorEven(long));
     const [w, h] = width <= height ? [rung.shortSide, rungLong] : [rungLong, rung.shortSide];
     const level = fitLevel(w, h, frameRate, rung.level);
-    return { ...rung, level, width: w, height: h, codecs: `${avc1(rung.profile, level)},mp4a.40.2` };
+    return { ...rung, level, width: w, height: h, codecs: `${avc1(rung.profile, level)},${AUDIO.codec}` };
   });
 }
 

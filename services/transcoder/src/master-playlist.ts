@@ -16,6 +16,18 @@ export interface VariantEntry {
   codecs: string;
   peakBitsPerSecond: number;
   averageBitsPerSecond: number;
+  /** GROUP-ID of the audio renditions it plays with; absent when its own segments carry the sound. */
+  audioGroup?: string;
+}
+
+/** The rendition group every variant of a ladder shares its sound from. */
+export const AUDIO_GROUP = 'aud';
+
+export interface AudioRenditionEntry {
+  /** Playlist path relative to the master, e.g. "audio/index.m3u8". */
+  uri: string;
+  name: string;
+  channels: number;
 }
 
 /** Reads a VOD media playlist written by ffmpeg and sizes each of its segments on disk. */
@@ -57,13 +69,25 @@ export function averageBitRate(segments: Segment[]): number {
   return Math.ceil((bytes * 8) / seconds);
 }
 
-/** Variants in the order given: players that cannot measure bandwidth yet start with the first. */
-export function renderMasterPlaylist(variants: VariantEntry[]): string {
+/**
+ * Variants in the order given: players that cannot measure bandwidth yet start with the first.
+ * With `audio`, they are one group (AUDIO_GROUP) the variants name, the first the default; ladders
+ * transcoded before the sound was shared have none, and their variants carry it themselves.
+ */
+export function renderMasterPlaylist(variants: VariantEntry[], audio: AudioRenditionEntry[] = []): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  audio.forEach((a, i) => {
+    const isDefault = i === 0 ? 'YES' : 'NO';
+    lines.push(
+      `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="${AUDIO_GROUP}",NAME="${a.name}",DEFAULT=${isDefault},AUTOSELECT=YES,` +
+        `CHANNELS="${a.channels}",URI="${a.uri}"`,
+    );
+  });
   for (const v of variants) {
     lines.push(
       `#EXT-X-STREAM-INF:BANDWIDTH=${v.peakBitsPerSecond},AVERAGE-BANDWIDTH=${v.averageBitsPerSecond},` +
-        `RESOLUTION=${v.width}x${v.height},FRAME-RATE=${v.frameRate.toFixed(3)},CODECS="${v.codecs}"`,
+        `RESOLUTION=${v.width}x${v.height},FRAME-RATE=${v.frameRate.toFixed(3)},CODECS="${v.codecs}"` +
+        (v.audioGroup ? `,AUDIO="${v.audioGroup}"` : ''),
       v.uri,
     );
   }

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FfmpegError, runFfmpeg } from './ffmpeg-run.ts';
-import { POSTER_FILE, VARIANT_PLAYLIST, buildHlsInvocation, type HlsJob } from './hls-command.ts';
-import { outputFrameRate, planLadder } from './ladder.ts';
-import { averageBitRate, peakBitRate, readSegments, renderMasterPlaylist, type VariantEntry } from './master-playlist.ts';
+import { AUDIO_RENDITION, POSTER_FILE, VARIANT_PLAYLIST, buildHlsInvocation, type HlsJob } from './hls-command.ts';
+import { AUDIO, outputFrameRate, planLadder } from './ladder.ts';
+import {
+  AUDIO_GROUP, averageBitRate, peakBitRate, readSegments, renderMasterPlaylist, type AudioRenditionEntry, type VariantEntry,
+} from './master-playlist.ts';
 import { DEFAULT_LIMITS, ladderRunLimits, type TranscodeLimits } from './limits.ts';
 import { InvalidMediaError, probeMedia } from './probe.ts';
 
@@ -28,11 +30,11 @@ export interface Rendition {
   name: string;
   width: number;
   height: number;
-  /** Peak bits per second, as declared in the master playlist. */
+  /** Peak bits per second, as declared in the master playlist: the rung's picture and the shared sound. */
   bandwidth: number;
   averageBandwidth: number;
   codecs: string;
-  /** Relative to outputDir, e.g. "360p/index.m3u8". */
+  /** Relative to outputDir, e.g. "360p/index.m3u8"; its segments hold the picture only. */
   playlist: string;
 }
 
@@ -69,7 +71,7 @@ export async function transcodeToHls(options: TranscodeOptions): Promise<Transco
   const tmpDir = `${workDir}-ffmpeg`;
   const job: HlsJob = { ...planned, outputDir: workDir };
   try {
-    await Promise.all([tmpDir, ...job.rungs.map((r) => join(workDir, r.name))].map((dir) => mkdir(dir, { recursive: true })));
+    await Promise.all([tmpDir, join(workDir, AUDIO_RENDITION), ...job.rungs.map((r) => join(workDir, r.name))].map((dir) => mkdir(dir, { recursive: true })));
     await encodeLadder(job, { ...options, tmpDir });
     const renditions = await writeMasterPlaylist(job);
     options.signal?.throwIfAborted();
@@ -113,24 +115,32 @@ async function encodeLadder(job: HlsJob, options: TranscodeOptions & { tmpDir: s
 }
 
 async function writeMasterPlaylist(job: HlsJob): Promise<Rendition[]> {
+  const audioPlaylist = `${AUDIO_RENDITION}/${VARIANT_PLAYLIST}`;
+  const sound = await readSegments(join(job.outputDir, audioPlaylist));
+  if (sound.segments.length === 0) throw new InvalidMediaError('not a video file: its sound could not be decoded', job.input);
+  const audio: AudioRenditionEntry = { uri: audioPlaylist, name: 'Main', channels: AUDIO.channels };
+  // A variant is its picture plus the audio group's sound (RFC 8216 4.3.4.2): both rates count.
+  const audioPeak = peakBitRate(sound.segments, sound.targetDuration);
+  const audioAverage = averageBitRate(sound.segments);
   const renditions: Rendition[] = [];
   const entries: VariantEntry[] = [];
   for (const rung of job.rungs) {
     const playlist = `${rung.name}/${VARIANT_PLAYLIST}`;
     const { targetDuration, segments } = await readSegments(join(job.outputDir, playlist));
     if (segments.length === 0) throw new InvalidMediaError('not a video file: no picture could be decoded', job.input);
-    const bandwidth = peakBitRate(segments, targetDuration);
-    const averageBandwidth = averageBitRate(segments);
+    const bandwidth = peakBitRate(segments, targetDuration) + audioPeak;
+    const averageBandwidth = averageBitRate(segments) + audioAverage;
     renditions.push({ name: rung.name, width: rung.width, height: rung.height, bandwidth, averageBandwidth, codecs: rung.codecs, playlist });
     entries.push({
       uri: playlist, width: rung.width, height: rung.height, frameRate: job.frameRate, codecs: rung.codecs,
-      peakBitsPerSecond: bandwidth, averageBitsPerSecond: averageBandwidth,
+      peakBitsPerSecond: bandwidth, averageBitsPerSecond: averageBandwidth, audioGroup: AUDIO_GROUP,
     });
   }
-  // Start on a rung a phone on mobile data sustains (highest up to 480p); ABR climbs from there.
+  // Players without a bandwidth estimate start on the first variant: a rung a phone on mobile
+  // data sustains (highest up to 480p); ABR climbs from there.
   const start = Math.max(0, job.rungs.filter((r) => r.shortSide <= 480).length - 1);
   const ordered = [entries[start]!, ...entries.filter((_, i) => i !== start)];
-  await writeFile(join(job.outputDir, MASTER_PLAYLIST), renderMasterPlaylist(ordered));
+  await writeFile(join(job.outputDir, MASTER_PLAYLIST), renderMasterPlaylist(ordered, [audio]));
   return renditions;
 }
 

@@ -29,7 +29,7 @@ export interface TranscodeEpisode {
 // One at a time: a ladder run already keeps both cores of the embedded machine busy.
 export const transcodeEpisodeJob = defineJob<TranscodeEpisode>('transcode-episode', { attempts: 3, backoffMs: 5_000, concurrency: 1 });
 
-/** 4 s: fast startup and rung switches, without the request overhead of 2 s segments. */
+/** 4 s after a 2 s first one (FIRST_SEGMENT_SECONDS): fast rung switches without the request overhead of 2 s segments throughout. */
 export const SEGMENT_SECONDS = 4;
 
 /** Where an episode's ladder lives in media storage; a new ladder replaces the old one whole. */

@@ -5,17 +5,24 @@ import { defineModule } from '@cliffhanger/platform';
 import { userClientInProcess, userClientOverHttp, userInternalRoutes, type UserClient } from './client.ts';
 import type { AccountStanding, CatalogClient } from './ports.ts';
 import { TOKEN_HEADER, userRoutes } from './routes.ts';
+import { createIdentityProviders } from './identity-providers.ts';
 import { createUserService } from './service.ts';
+import { createSocialSignIn } from './social-sign-in.ts';
 
 export const userMigrations = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-/** Guests, members, sessions, password reset, favorites and history (README.md). */
+/** Guests, members, sessions, password reset, social sign-in, favorites and history (README.md). */
 export const userModule = defineModule<UserClient>({
   name: 'user',
   migrations: userMigrations,
   publicPrefixes: ['/api/user'],
   rateLimited: [
-    ...['/api/user/login', '/api/user/register', '/api/user/password/forgot', '/api/user/password/reset'].map((path) => ({ method: 'POST' as const, path })),
+    ...['/api/user/login', '/api/user/register', '/api/user/password/forgot', '/api/user/password/reset', '/api/user/oauth/exchange'].map((path) => ({
+      method: 'POST' as const,
+      path,
+    })),
+    // Each start keeps a sign-in attempt for 10 minutes.
+    { method: 'GET', path: '/api/user/oauth/:provider/start' },
     // Only a call that makes a guest counts: a viewer with a valid token reads itself as often as it likes.
     { method: 'GET', path: '/api/user', limit: 'guest', onlyAnonymous: true },
     { method: 'POST', path: '/api/user/history', limit: 'history' },
@@ -23,24 +30,37 @@ export const userModule = defineModule<UserClient>({
   needs: ['catalog', 'unlock'],
   init({ platform, client }) {
     const { config } = platform;
+    // Required in production (config); on a laptop the one process is the site.
+    const publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const users = createUserService({
       ...platform,
       catalog: client<CatalogClient>('catalog'),
       standing: client<AccountStanding>('unlock'),
-      // Required in production (config); on a laptop the one process is the site.
-      publicUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`,
+      publicUrl,
       sessionIdleDays: config.SESSION_IDLE_DAYS,
     });
+    const signInClient = (id: string | undefined, secret: string | undefined, issuer: string | undefined) =>
+      id && secret ? { clientId: id, clientSecret: secret, issuer } : undefined;
+    const providers = createIdentityProviders(
+      {
+        google: signInClient(config.GOOGLE_CLIENT_ID, config.GOOGLE_CLIENT_SECRET, config.GOOGLE_ISSUER),
+        facebook: signInClient(config.FACEBOOK_CLIENT_ID, config.FACEBOOK_CLIENT_SECRET, config.FACEBOOK_ISSUER),
+        facebookGraphUrl: config.FACEBOOK_GRAPH_URL,
+      },
+      platform.logger,
+    );
+    const social = createSocialSignIn({ ...platform, providers, users, publicUrl });
     return {
       client: userClientInProcess(users),
-      routes: [userRoutes(users)],
+      routes: [userRoutes(users, social)],
       internalRoutes: [userInternalRoutes(users)],
       // Password mails go out after their answer (a stopping process sends those still on their way);
       // idle guests, and sessions and reset links nobody can use any more, are purged hourly.
       background: () => {
         const purge = () =>
           Promise.all([users.purgeIdleGuests(config.RETENTION_GUEST_DAYS), users.pruneSessions()]).then(
-            ([guests, { sessions, resets }]) => guests + sessions + resets > 0 && platform.logger.info({ guests, sessions, resets }, 'retention: users purged'),
+            ([guests, { sessions, resets, signIns }]) =>
+              guests + sessions + resets + signIns > 0 && platform.logger.info({ guests, sessions, resets, signIns }, 'retention: users purged'),
             (error: unknown) => platform.logger.warn({ err: error }, 'purging idle guests and sessions failed'),
           );
         let running = purge();
@@ -57,9 +77,9 @@ export const userModule = defineModule<UserClient>({
   },
   remoteClient: ({ http }) => userClientOverHttp(http()),
   // The gateway remembers sessions for 5 seconds; one that logs out, or whose guest registers (its token
-  // is revoked), through it is forgotten at once.
+  // is revoked), through it is forgotten at once; a social sign-in may register the guest too.
   gatewayRoutes: (users) =>
-    Router().post(['/api/user/logout', '/api/user/register'], (req, _res, next) => {
+    Router().post(['/api/user/logout', '/api/user/register', '/api/user/oauth/exchange'], (req, _res, next) => {
       users.forget(req.get(TOKEN_HEADER) ?? '');
       next();
     }),

@@ -1,9 +1,11 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '@cliffhanger/platform';
-import { accounts, favorites, history, passwordResets, sessions } from './schema.ts';
+import { accounts, favorites, history, identities, oauthCodes, oauthFlows, passwordResets, sessions } from './schema.ts';
 
 export type Account = typeof accounts.$inferSelect;
 export type HistoryRow = typeof history.$inferSelect;
+export type OAuthFlow = typeof oauthFlows.$inferSelect;
+export type OAuthCode = typeof oauthCodes.$inferSelect;
 
 /** The only code that knows the user service's tables. */
 export const userRepository = {
@@ -28,7 +30,7 @@ export const userRepository = {
    * Deletes sessions no token can use any more (revoked, or unused for `idleDays`) and reset links
    * spent or expired, a day after they stopped working. Answers how many of each.
    */
-  async pruneSessions(db: Executor, idleDays: number): Promise<{ sessions: number; resets: number }> {
+  async pruneSessions(db: Executor, idleDays: number): Promise<{ sessions: number; resets: number; signIns: number }> {
     const sessions = await queryRows(
       db,
       sql`delete from users.sessions
@@ -42,7 +44,10 @@ export const userRepository = {
            where coalesce(used_at, expires_at) < now() - interval '1 day'
        returning 1`,
     );
-    return { sessions: sessions.length, resets: resets.length };
+    // Social sign-ins nobody finished: their state or one-time code expired.
+    const flows = await queryRows(db, sql`delete from users.oauth_flows where expires_at < now() - interval '1 day' returning 1`);
+    const codes = await queryRows(db, sql`delete from users.oauth_codes where expires_at < now() - interval '1 day' returning 1`);
+    return { sessions: sessions.length, resets: resets.length, signIns: flows.length + codes.length };
   },
 
   /** Deletes guests (never members) and their sessions. */
@@ -74,8 +79,8 @@ export const userRepository = {
     return row!;
   },
 
-  /** Turns a guest into a member in place, so everything kept under its id stays. */
-  async promoteGuest(db: Executor, id: string, email: string, passwordHash: string): Promise<Account | null> {
+  /** Turns a guest into a member in place, so everything kept under its id stays (no password: it signs in with a provider). */
+  async promoteGuest(db: Executor, id: string, email: string, passwordHash: string | null): Promise<Account | null> {
     const [row] = await db
       .update(accounts)
       .set({ kind: 'member', email, passwordHash, registeredAt: new Date() })
@@ -176,6 +181,40 @@ export const userRepository = {
 
   async historyOf(db: Executor, userId: string, videoId: string): Promise<HistoryRow | null> {
     const [row] = await db.select().from(history).where(and(eq(history.userId, userId), eq(history.videoId, videoId)));
+    return row ?? null;
+  },
+
+  /** The member a provider account signs in as, if it was linked. */
+  async accountOfIdentity(db: Executor, provider: string, subject: string): Promise<Account | null> {
+    const [row] = await db
+      .select({ account: accounts })
+      .from(identities)
+      .innerJoin(accounts, eq(accounts.id, identities.userId))
+      .where(and(eq(identities.provider, provider), eq(identities.subject, subject)));
+    return row?.account ?? null;
+  },
+
+  async linkIdentity(db: Executor, provider: string, subject: string, userId: string): Promise<void> {
+    await db.insert(identities).values({ provider, subject, userId });
+  },
+
+  async insertOAuthFlow(db: Executor, flow: OAuthFlow): Promise<void> {
+    await db.insert(oauthFlows).values(flow);
+  },
+
+  /** Takes a sign-in's state out, whether or not it expired: a state is good for one callback only. */
+  async takeOAuthFlow(db: Executor, stateHash: string, provider: string): Promise<OAuthFlow | null> {
+    const [row] = await db.delete(oauthFlows).where(and(eq(oauthFlows.stateHash, stateHash), eq(oauthFlows.provider, provider))).returning();
+    return row ?? null;
+  },
+
+  async insertOAuthCode(db: Executor, code: OAuthCode): Promise<void> {
+    await db.insert(oauthCodes).values(code);
+  },
+
+  /** Takes a one-time code out, whether or not it expired or is then refused: it is good for one exchange only. */
+  async takeOAuthCode(db: Executor, codeHash: string): Promise<OAuthCode | null> {
+    const [row] = await db.delete(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).returning();
     return row ?? null;
   },
 

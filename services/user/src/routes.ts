@@ -2,6 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { ok, pagingSchema, parseInput, requiredText } from '@cliffhanger/platform';
 import type { Session, UserService } from './service.ts';
+import { BINDING_COOKIE, BINDING_COOKIE_SECONDS, EXPIRED_SIGN_IN, type SocialSignIn } from './social-sign-in.ts';
+import { looksLikeToken } from './tokens.ts';
 
 const emailField = requiredText('Please enter your email', 254).pipe(z.email('Please enter a valid email'));
 const passwordField = z
@@ -28,6 +30,8 @@ const historyBody = z.object({
   episodeId: requiredText('Please choose an episode', 100),
   positionSeconds: z.number({ message: 'positionSeconds must be a number of seconds' }).min(0).max(86_400).transform(Math.floor),
 });
+const signInStartQuery = z.object({ redirect: z.string().max(2000).optional() });
+const signInExchangeBody = z.object({ code: requiredText(EXPIRED_SIGN_IN, 100) });
 
 /** The header the storefront keeps the user token from, on every answer that issues one. */
 export const TOKEN_HEADER = 'x-user-token';
@@ -39,11 +43,21 @@ function answerSession(res: Response, session: Session) {
 
 const tokenOf = (req: Request) => req.get(TOKEN_HEADER);
 
+/** The browser's social sign-in binding (its cookie), the first well-formed one when several came. */
+function bindingOf(req: Request): string | undefined {
+  for (const pair of (req.get('cookie') ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    const value = pair.slice(at + 1).trim();
+    if (at !== -1 && pair.slice(0, at).trim() === BINDING_COOKIE && looksLikeToken(value)) return value;
+  }
+  return undefined;
+}
+
 /**
  * Every account call of docs/api.md. The calls that guess passwords or send mail are rate limited by
  * the gateway (the module's `rateLimited`), whether this runs beside it or apart.
  */
-export function userRoutes(users: UserService): Router {
+export function userRoutes(users: UserService, social: SocialSignIn): Router {
   const router = Router();
 
   router.get('/api/user', async (req, res) => {
@@ -69,6 +83,31 @@ export function userRoutes(users: UserService): Router {
     const body = parseInput(resetBody, req.body);
     await users.resetPassword(body.token, body.password);
     res.json(ok(null));
+  });
+
+  // Beyond the shared contract (docs/api.md): which buttons the login page shows.
+  router.get('/api/user/oauth/providers', (_req, res) => {
+    res.json(ok({ providers: social.providers() }));
+  });
+  // The cookie that binds a sign-in to its browser: sent only to these calls, never read by scripts,
+  // and (Lax) never with another site's POST, so only the storefront's own exchange call carries it.
+  const bindingCookie = { httpOnly: true, secure: social.onHttps, sameSite: 'lax', path: '/api/user/oauth' } as const;
+  // Top-level navigations of the browser: they answer redirects, never to be cached (each is one attempt).
+  router.get('/api/user/oauth/:provider/start', async (req, res) => {
+    const query = parseInput(signInStartQuery, req.query);
+    const { location, binding } = await social.start(req.params.provider, { returnTo: query.redirect, binding: bindingOf(req) });
+    if (binding) res.cookie(BINDING_COOKIE, binding, { ...bindingCookie, maxAge: BINDING_COOKIE_SECONDS * 1000 });
+    res.setHeader('cache-control', 'no-store').redirect(302, location);
+  });
+  router.get('/api/user/oauth/:provider/callback', async (req, res) => {
+    const location = await social.callback(req.params.provider, new URL(req.originalUrl, 'http://callback.invalid').searchParams);
+    res.setHeader('cache-control', 'no-store').redirect(302, location);
+  });
+  router.post('/api/user/oauth/exchange', async (req, res) => {
+    const body = parseInput(signInExchangeBody, req.body);
+    const session = await social.exchange(req.context, body.code, bindingOf(req));
+    res.clearCookie(BINDING_COOKIE, bindingCookie);
+    answerSession(res, session);
   });
 
   router.post('/api/user/settings', async (req, res) => {

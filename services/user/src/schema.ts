@@ -51,3 +51,37 @@ export const history = users.table(
   },
   (table) => [primaryKey({ columns: [table.userId, table.videoId] })],
 );
+
+export const identities = users.table(
+  'identities',
+  {
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.subject] })],
+);
+
+export const oauthFlows = users.table('oauth_flows', {
+  stateHash: text('state_hash').primaryKey(),
+  provider: text('provider').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce'),
+  redirectUri: text('redirect_uri').notNull(),
+  returnTo: text('return_to').notNull(),
+  /** SHA-256 of the binding cookie of the browser that started the sign-in. */
+  browserBinding: text('browser_binding').notNull(),
+  expiresAt: at('expires_at').notNull(),
+});
+
+export const oauthCodes = users.table('oauth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  provider: text('provider').notNull(),
+  subject: text('subject').notNull(),
+  /** The provider's verified email; null when it vouched for none (the account was linked before). */
+  email: text('email'),
+  /** SHA-256 of the binding cookie of the browser that started the sign-in. */
+  browserBinding: text('browser_binding').notNull(),
+  expiresAt: at('expires_at').notNull(),
+});

@@ -67,7 +67,7 @@ export interface Session {
   token: string;
 }
 
-const isUniqueViolation = (error: unknown): boolean => {
+export const isUniqueViolation = (error: unknown): boolean => {
   const cause = (error as { cause?: { code?: string } })?.cause ?? error;
   return (cause as { code?: string })?.code === '23505';
 };
@@ -190,6 +190,17 @@ export function createUserService(deps: UserServiceDeps) {
         if (isUniqueViolation(error)) throw new Conflict('This email is already registered');
         throw error;
       }
+    },
+
+    /** A new session of an account that just signed in another way (social sign-in), answered as login answers it. */
+    async sessionOf(account: Account): Promise<Session> {
+      return { user: await present(account), token: await openSession(account.id) };
+    },
+
+    /** Forgets what this process remembers of a user whose kind or sessions changed: a guest that became a member. */
+    forgetUser(userId: string): void {
+      accountCache.delete(userId);
+      sessionCache.deleteWhere((sessionUserId) => sessionUserId === userId);
     },
 
     /** Logs a member in with a new token. A guest caller's favorites and history move to the member. */

@@ -46,7 +46,11 @@ export function trackEvent(event: string, params?: EventParams): void {
       headers: staticsHeaders(),
       credentials: 'same-origin',
       keepalive: true,
-    }).catch(() => undefined);
+    })
+      // Reading the pixel's few bytes ends the request: an unread keepalive response stays open in
+      // the browser's view, and a page that never looks loaded is measured as still loading (Lighthouse).
+      .then((response) => response.arrayBuffer())
+      .catch(() => undefined);
   } catch {
     // fetch itself refused (a keepalive quota, a page being torn down): the hit is dropped.
   }

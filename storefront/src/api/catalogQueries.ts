@@ -1,6 +1,11 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { PAGE_SIZE, pagedQuery } from '../lib/paging';
-import { catalogCalls, type CatalogFilter } from './catalog';
+import { catalogCalls, type CatalogFilter, type RankingSection } from './catalog';
+
+/** How many series a ranking row of the home page shows. */
+const RANKING_ROW_SIZE = 12;
+/** Feed items fetched at a time: a few swipes ahead, and little wasted when the viewer leaves. */
+const FEED_PAGE_SIZE = 10;
 
 const VIDEOS = ['video'] as const;
 
@@ -14,6 +19,22 @@ export const catalogQueries = {
       queryKey: ['catalog', filter],
       queryFn: ({ pageParam }) => catalogCalls.query(filter, pageParam, PAGE_SIZE),
       ...pagedQuery,
+    }),
+  /** The first series of a ranking, for its home page row; "continue" moves as the viewer watches. */
+  ranking: (section: RankingSection) =>
+    queryOptions({
+      queryKey: ['catalog', { sectionId: section }, 'row'],
+      queryFn: () => catalogCalls.query({ sectionId: section }, 1, RANKING_ROW_SIZE),
+      staleTime: section === 'continue' ? 0 : 60_000,
+    }),
+  /** The "For You" feed, page after page; its playback grants expire, so it is read afresh on every visit. */
+  feed: () =>
+    infiniteQueryOptions({
+      queryKey: ['feed'],
+      queryFn: ({ pageParam }) => catalogCalls.feed(pageParam, FEED_PAGE_SIZE),
+      ...pagedQuery,
+      staleTime: 0,
+      gcTime: 0,
     }),
   /** Every series in the cache, for changes (an unlock) that can touch any of them. */
   videos: () => VIDEOS,

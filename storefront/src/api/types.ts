@@ -101,6 +101,15 @@ export interface Episode {
   durationSeconds: number;
   nextEpisodeId: string | null;
   playback: { url: string; expiresAt: string };
+  /** WebVTT tracks, [] when none. */
+  subtitles: Subtitle[];
+}
+
+/** One language's subtitles: `lang` an interface language code (en, es, fy, dy, pt), `label` its own name, `url` the grant-protected WebVTT file. */
+export interface Subtitle {
+  lang: string;
+  label: string;
+  url: string;
 }
 
 export interface FavoriteItem extends VideoCard {

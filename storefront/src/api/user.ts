@@ -10,6 +10,15 @@ export interface Registration extends Credentials {
   confirmPassword: string;
 }
 
+/** The providers social sign-in may offer (docs/api.md "Accounts"). */
+export type SignInProvider = 'google' | 'facebook';
+
+/**
+ * Where the browser goes to sign in with a provider: a top-level navigation, not a call. Its answer
+ * sets the cookie that binds the sign-in to this browser, so the code that comes back works only here.
+ */
+export const signInStartUrl = (provider: SignInProvider, redirect: string) => `/api/user/oauth/${provider}/start?${new URLSearchParams({ redirect })}`;
+
 /** The browser's time zone: the check-in counts calendar days where the viewer is. */
 const inViewersTimeZone = () => ({ headers: { 'x-time-zone': Intl.DateTimeFormat().resolvedOptions().timeZone } });
 
@@ -18,6 +27,13 @@ export const userCalls = {
   login: (credentials: Credentials) => api.post<User>('/api/user/login', { ...credentials }),
   register: (registration: Registration) => api.post<User>('/api/user/register', { ...registration }),
   logout: () => api.post<null>('/api/user/logout', {}),
+  /** Beyond the shared contract (docs/api.md): the providers the login page offers. */
+  signInProviders: () => api.get<{ providers: SignInProvider[] }>('/api/user/oauth/providers'),
+  /**
+   * Turns the one-time code a provider sign-in came back with into a session (the client keeps its
+   * token). Same-origin, so the browser sends the sign-in's binding cookie along.
+   */
+  exchangeSignIn: (code: string) => api.post<User>('/api/user/oauth/exchange', { code }),
   forgotPassword: (email: string) => api.post<null>('/api/user/password/forgot', { email }),
   resetPassword: (token: string, password: string, confirmPassword: string) =>
     api.post<null>('/api/user/password/reset', { token, password, confirmPassword }),

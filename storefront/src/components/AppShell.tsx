@@ -1,29 +1,34 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigate, useNavigation } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { onApiSignal, type LockedEpisode } from '../api/client';
 import { catalogQueries } from '../api/catalogQueries';
 import { useCurrentUser } from '../api/userQueries';
 import { useLogout } from '../features/account/queries';
-import { UnlockSheet } from '../features/video/UnlockSheet';
 import { useT } from '../i18n/I18nProvider';
 import { showToast } from '../lib/toast';
 import { usePageViews } from '../lib/usePageViews';
+import { useScrollRestoration } from '../lib/useScrollRestoration';
+import { AppSplash } from './AppSplash';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { PageErrorBoundary } from './PageErrorBoundary';
 import { TabBar } from './TabBar';
 import { Toasts } from './Toasts';
+
+// Only a locked episode opens it: not part of the first load.
+const UnlockSheet = lazy(() => import('../features/video/UnlockSheet').then((module) => ({ default: module.UnlockSheet })));
 
 export function AppShell() {
   const t = useT();
   const navigate = useNavigate();
   const location = useLocation();
-  const navigation = useNavigation();
   const queryClient = useQueryClient();
   const user = useCurrentUser().data;
   const logout = useLogout();
   const [locked, setLocked] = useState<LockedEpisode | null>(null);
   usePageViews();
+  useScrollRestoration();
   const main = useRef<HTMLElement>(null);
   const firstPath = useRef(location.pathname);
 
@@ -63,16 +68,23 @@ export function AppShell() {
       <a href="#main" className="skip-link">
         {t('nav.skip')}
       </a>
-      {navigation.state === 'loading' && <div className="route-progress" aria-hidden="true" />}
       <Header />
       <main id="main" ref={main} className="main" tabIndex={-1}>
-        <Outlet />
+        {/* A new page's chunk loads while the last page stays (router transitions); only a first load shows the splash. */}
+        <PageErrorBoundary resetKey={location.pathname}>
+          <Suspense fallback={<AppSplash />}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
       </main>
       <Footer onLogout={user?.kind === 'member' ? onLogout : undefined} />
       <TabBar />
       <Toasts />
-      {locked && <UnlockSheet locked={locked} episodeNumber={lockedNumber} onClose={() => setLocked(null)} />}
-      <ScrollRestoration />
+      {locked && (
+        <Suspense fallback={null}>
+          <UnlockSheet locked={locked} episodeNumber={lockedNumber} onClose={() => setLocked(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -46,6 +46,9 @@ export function Header() {
           <NavLink to="/" end className="header__link">
             {t('nav.home')}
           </NavLink>
+          <NavLink to="/feed" className="header__link">
+            {t('nav.feed')}
+          </NavLink>
           <details className="categories" ref={categories}>
             <summary className="header__link">{t('nav.categories')}</summary>
             <ul className="categories__menu">

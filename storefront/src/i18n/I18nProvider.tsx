@@ -1,7 +1,7 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { readStored, STORAGE_KEYS, writeStored } from '../lib/storage';
-import { en, type MessageKey, type Messages } from './en';
-import { DEFAULT_LANGUAGE, isLanguageCode, LANGUAGES, loadMessages, type LanguageCode } from './languages';
+import type { MessageKey, Messages } from './en';
+import { htmlLangOf, loadLanguage, preferredLanguage, type LanguageCode } from './languages';
 import { translate, type Vars } from './translate';
 
 interface I18nValue {
@@ -10,37 +10,55 @@ interface I18nValue {
   t: (key: MessageKey, vars?: Vars) => string;
 }
 
-const I18nContext = createContext<I18nValue | null>(null);
-
-function storedLanguage(): LanguageCode {
-  const stored = readStored(STORAGE_KEYS.language);
-  return isLanguageCode(stored) ? stored : DEFAULT_LANGUAGE;
+export interface LoadedLanguage {
+  language: LanguageCode;
+  messages: Messages;
 }
 
-export function I18nProvider({ children }: { children: ReactNode }) {
-  const [language, setLanguageState] = useState<LanguageCode>(storedLanguage);
-  const [messages, setMessages] = useState<Messages>(en);
+const I18nContext = createContext<I18nValue | null>(null);
 
-  useEffect(() => {
-    let current = true;
-    const load = language === 'en' ? Promise.resolve(en) : loadMessages[language]();
-    load
-      .then((loaded) => current && setMessages(loaded))
-      .catch(() => current && setMessages(en));
-    const htmlLang = LANGUAGES.find((entry) => entry.code === language)?.htmlLang ?? 'en';
-    document.documentElement.lang = htmlLang;
-    return () => {
-      current = false;
-    };
-  }, [language]);
+/** The language this visitor starts in (languages.ts, preferredLanguage). */
+export function startingLanguage(): LanguageCode {
+  return preferredLanguage(readStored(STORAGE_KEYS.language), typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]);
+}
 
-  const setLanguage = useCallback((next: LanguageCode) => {
-    writeStored(STORAGE_KEYS.language, next);
-    setLanguageState(next);
+/**
+ * The interface texts. main.tsx loads the starting language before the first render and passes it
+ * as `initial`; without it (tests) the provider loads it and renders nothing until then. A chosen
+ * language replaces the texts once its chunk has arrived, so no key ever shows in between.
+ */
+export function I18nProvider({ children, initial }: { children: ReactNode; initial?: LoadedLanguage }) {
+  const [loaded, setLoaded] = useState<LoadedLanguage | null>(initial ?? null);
+  const latest = useRef(0);
+
+  const switchTo = useCallback((language: LanguageCode) => {
+    const request = ++latest.current;
+    loadLanguage(language).then((next) => {
+      if (request === latest.current) setLoaded(next);
+    });
   }, []);
 
-  const t = useCallback((key: MessageKey, vars?: Vars) => translate(messages, key, vars), [messages]);
-  const value = useMemo(() => ({ language, setLanguage, t }), [language, setLanguage, t]);
+  useEffect(() => {
+    if (!initial) switchTo(startingLanguage());
+  }, [initial, switchTo]);
+
+  const language = loaded?.language;
+  useEffect(() => {
+    if (language) document.documentElement.lang = htmlLangOf(language);
+  }, [language]);
+
+  const setLanguage = useCallback(
+    (next: LanguageCode) => {
+      writeStored(STORAGE_KEYS.language, next);
+      switchTo(next);
+    },
+    [switchTo],
+  );
+
+  const messages = loaded?.messages;
+  const t = useCallback((key: MessageKey, vars?: Vars) => translate(messages ?? {}, key, vars), [messages]);
+  const value = useMemo(() => (language ? { language, setLanguage, t } : null), [language, setLanguage, t]);
+  if (!value) return null;
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 

@@ -3,7 +3,7 @@ import { dy } from './dy';
 import { en, type Messages } from './en';
 import { es } from './es';
 import { fy } from './fy';
-import { DEFAULT_LANGUAGE, LANGUAGES, loadMessages } from './languages';
+import { DEFAULT_LANGUAGE, LANGUAGES, loadMessages, preferredLanguage } from './languages';
 import { pt } from './pt';
 import { translate } from './translate';
 
@@ -39,10 +39,17 @@ describe('interface languages', () => {
     expect(same.length).toBeLessThan(Object.keys(en).length * 0.05);
   });
 
-  it('load on demand for every language but English', async () => {
+  it('load on demand, English too, so the first bundle carries no texts', async () => {
     for (const [code, load] of Object.entries(loadMessages)) {
-      expect(await load()).toBe(translations[code]);
+      expect(await load()).toBe(code === 'en' ? en : translations[code]);
     }
+  });
+
+  it('start in the stored language, else the browser’s, else English', () => {
+    expect(preferredLanguage('dy', ['es-ES'])).toBe('dy');
+    expect(preferredLanguage(null, ['nl-NL', 'fr-CA', 'es'])).toBe('fy');
+    expect(preferredLanguage('xx', ['pt-BR'])).toBe('pt');
+    expect(preferredLanguage(null, ['ja-JP'])).toBe('en');
   });
 
   it('keep the spec’s English texts', () => {
@@ -60,9 +67,9 @@ describe('interface languages', () => {
 });
 
 describe('translate', () => {
-  it('fills placeholders and falls back to English', () => {
+  it('fills placeholders and shows the key of a missing text', () => {
     expect(translate(es, 'card.episodes', { count: 12 })).toBe('12 episodios');
-    expect(translate({}, 'card.episodes', { count: 3 })).toBe('3 episodes');
+    expect(translate({}, 'card.episodes', { count: 3 })).toBe('card.episodes');
     expect(translate(en, 'unlock.title')).toBe('Unlock episode {n}');
   });
 });

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { reportQueries } from '../api/reportQueries';
-import { loadPixels } from './adPixels';
-import { trackPageView } from './conversions';
+
+// The ad pixels' code comes with the first page view, after the first render, not in the first load.
+const conversions = () => import('./conversions');
 
 /**
  * Loads the ad pixels the operator configured (GET /api/reports; none when the call fails) and
@@ -16,10 +17,10 @@ export function usePageViews(): void {
   const settled = !pixels.isPending;
 
   useEffect(() => {
-    if (settled) loadPixels(pixels.data ?? []);
+    if (settled) import('./adPixels').then((module) => module.loadPixels(pixels.data ?? []));
   }, [settled, pixels.data]);
 
   useEffect(() => {
-    trackPageView(location.pathname);
+    conversions().then((module) => module.trackPageView(location.pathname));
   }, [location.pathname]);
 }

@@ -17,8 +17,10 @@ export interface DeadEvent {
 export async function listDeadEvents(db: Executor, limit = 100): Promise<DeadEvent[]> {
   const rows = await queryRows<{ consumer: string; event_id: string; type: string; occurred_at: string | Date; error: string; failed_at: string | Date; attempts: number; replay_requested_at: string | Date | null }>(
     db,
-    sql`select d.consumer, d.event_id, o.type, o.occurred_at, d.error, d.failed_at, d.attempts, d.replay_requested_at
-          from platform.dead_events d left join platform.outbox o on o.event_id = d.event_id
+    sql`select d.consumer, d.event_id, o.type, d.error, d.failed_at, d.attempts, d.replay_requested_at,
+               case when d.outbox_event_id is null then o.occurred_at
+                    else (select (held->>'time')::timestamptz from jsonb_array_elements((o.data #>> '{}')::jsonb) held where held->>'id' = d.event_id::text) end as occurred_at
+          from platform.dead_events d left join platform.outbox o on o.event_id = coalesce(d.outbox_event_id, d.event_id)
          order by d.failed_at desc limit ${limit}`,
   );
   const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());

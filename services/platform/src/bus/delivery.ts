@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { queryRows, type Database, type Executor } from '../db/database.ts';
 import { inSpan, remoteContext } from '../observability/tracing.ts';
 import type { EventHandler } from './bus.ts';
-import { eventFromRow, type BusEvent, type OutboxRow } from './events.ts';
+import { eventsFromRow, type BusEvent, type OutboxRow } from './events.ts';
 
 /**
  * Applies `event` for `consumer` at most once: the processed mark and the handler's writes share
@@ -41,9 +41,12 @@ export async function runAfterCommit(committed: AfterCommit[], logger: Logger, c
   }
 }
 
-export async function setAsideDeadEvent(tx: Executor, consumer: string, eventId: string, error: unknown, attempts = 1): Promise<void> {
+/** Sets an event aside for `consumer`; `outboxEventId` names the outbox row holding it, when a batch row does. */
+export async function setAsideDeadEvent(tx: Executor, consumer: string, eventId: string, error: unknown, attempts = 1, outboxEventId?: string): Promise<void> {
+  const holder = outboxEventId && outboxEventId !== eventId ? outboxEventId : null;
   await tx.execute(sql`
-    insert into platform.dead_events (consumer, event_id, error, attempts) values (${consumer}, ${eventId}, ${describe(error)}, ${attempts})
+    insert into platform.dead_events (consumer, event_id, error, attempts, outbox_event_id)
+    values (${consumer}, ${eventId}, ${describe(error)}, ${attempts}, ${holder})
     on conflict do nothing`);
 }
 
@@ -61,15 +64,21 @@ export async function replayRequested(database: Database, consumer: string, hand
   for (;;) {
     const committed: AfterCommit[] = [];
     const outcome = await database.transaction(async (tx) => {
-      const [row] = await queryRows<OutboxRow>(
+      const [row] = await queryRows<OutboxRow & { dead_id: string }>(
         tx,
-        sql`select o.seq, o.event_id, o.type, o.occurred_at, o.user_id, o.attribution, o.data, o.traceparent
-              from platform.dead_events d join platform.outbox o on o.event_id = d.event_id
+        sql`select d.event_id as dead_id, o.seq, o.event_id, o.type, o.occurred_at, o.user_id, o.attribution, o.data, o.traceparent
+              from platform.dead_events d join platform.outbox o on o.event_id = coalesce(d.outbox_event_id, d.event_id)
              where d.consumer = ${consumer} and d.replay_requested_at is not null
              order by o.id limit 1 for update of d skip locked`,
       );
       if (!row) return 'none' as const;
-      const event = eventFromRow(row);
+      const event = eventsFromRow(row).find((held) => held.id === row.dead_id);
+      if (!event) {
+        // Its row holds no such event (never the case unless rewritten by hand): nothing to replay.
+        await tx.execute(sql`delete from platform.dead_events where consumer = ${consumer} and event_id = ${row.dead_id}`);
+        logger.error({ consumer, eventId: row.dead_id }, 'dead event not found in its outbox row; dropped');
+        return 'failed' as const;
+      }
       try {
         await tx.transaction((savepoint) => applyOnce(savepoint as never, consumer, event, handler, committed));
         await tx.execute(sql`delete from platform.dead_events where consumer = ${consumer} and event_id = ${event.id}`);

@@ -66,8 +66,8 @@ export interface BatchedEvent {
 }
 
 /**
- * Writes many events in one statement inside the caller's transaction (the pixel's batches of
- * hits): no span each, and each keeps its own context's `traceparent`.
+ * Writes many events in one statement inside the caller's transaction, a row each: no span each,
+ * and each keeps its own context's `traceparent`.
  */
 export async function appendEvents(tx: Executor, events: BatchedEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -80,6 +80,47 @@ export async function appendEvents(tx: Executor, events: BatchedEvent[]): Promis
       ${column(() => randomUUID())}::uuid[], ${column((event) => event.type)}::text[], ${column((event) => event.occurredAt.toISOString())}::timestamptz[],
       ${column((event) => event.userId)}::text[], ${column((event) => JSON.stringify(event.context.attribution))}::jsonb[],
       ${column((event) => JSON.stringify(event.data))}::jsonb[], ${column((event) => event.context.traceparent ?? null)}::text[])`);
+}
+
+/** An event inside a batch row, as `data` holds it: what a row of its own holds in columns. */
+interface BatchEntry {
+  id: string;
+  time: string;
+  userId: string | null;
+  attribution: Attribution;
+  data: Record<string, unknown>;
+  traceparent?: string;
+}
+
+/**
+ * Writes many events of one type as ONE outbox row whose `data` is the array of them (the pixel's
+ * hits, thousands a second): a row and its numbering cost far more than its bytes, and the array
+ * goes in as the text of a JSON string, which PostgreSQL stores without parsing every event. Each keeps its
+ * own id, time, user, attribution and trace; both buses hand them on one by one, as if each had a
+ * row (`eventsFromRow`), and a dead letter of one points at its row. They are built by one piece of
+ * code, so the first stands for the shape of all against the proto schema.
+ */
+export async function appendEventBatch(
+  tx: Executor,
+  type: EventType,
+  events: { data: Record<string, unknown>; userId: string | null; attribution: Attribution; traceparent?: string; occurredAt: Date }[],
+): Promise<void> {
+  const [first] = events;
+  if (!first) return;
+  checkPayload(type, first.data);
+  const entries = events.map(
+    ({ data, userId, attribution, traceparent, occurredAt }): BatchEntry => ({
+      id: randomUUID(),
+      time: occurredAt.toISOString(),
+      userId,
+      attribution,
+      data,
+      ...(traceparent && { traceparent }),
+    }),
+  );
+  await tx.execute(sql`
+    insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data)
+    values (${randomUUID()}, ${type}, ${entries[0]!.time}, null, '{}'::jsonb, to_jsonb(${JSON.stringify(entries)}::text))`);
 }
 
 export interface OutboxRow {
@@ -98,7 +139,28 @@ export const outboxColumns = sql.raw('seq, event_id, type, occurred_at, user_id,
 
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
-export function eventFromRow(row: OutboxRow): BusEvent {
+/**
+ * The events an outbox row holds: itself, or each of a batch (`appendEventBatch`), in their order.
+ * An event's id is its row's `event_id` exactly when the row holds it alone.
+ */
+export function eventsFromRow(row: OutboxRow): BusEvent[] {
+  // A batch's `data` is a JSON string holding the array's text (PostgreSQL stores it without
+  // parsing each event); a row of its own holds an object.
+  let data = parsed(row.data) as unknown;
+  if (typeof data === 'string') data = JSON.parse(data);
+  if (!Array.isArray(data)) return [eventFromRow(row)];
+  return (data as BatchEntry[]).map((entry) => ({
+    id: entry.id,
+    type: row.type as EventType,
+    time: new Date(entry.time).toISOString(),
+    userId: entry.userId,
+    attribution: entry.attribution,
+    data: entry.data,
+    ...(entry.traceparent && { traceparent: entry.traceparent }),
+  }));
+}
+
+function eventFromRow(row: OutboxRow): BusEvent {
   return {
     id: row.event_id,
     type: row.type as EventType,

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { queryRows, type Database } from '../db/database.ts';
 import { defaultDeliveryPolicy, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 import { applyOnce, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
-import { eventFromRow, outboxColumns, type BusEvent, type EventType, type OutboxRow } from './events.ts';
+import { eventsFromRow, outboxColumns, type BusEvent, type EventType, type OutboxRow } from './events.ts';
 import { decodeEvent, encodeEvent, headerOf, topicOf, typeOf, type WireMessage } from './wire.ts';
 
 const RELAY_LOCK = 72_617_004;
@@ -14,6 +14,12 @@ const BATCH = 200;
 // the group think this member died and hand its partitions (and the retried event) to another.
 const HEARTBEAT_SLICE_MS = 1_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** On an event that travelled in a batch row: that row's event id, where a dead letter finds it again. */
+const OUTBOX_ID_HEADER = 'cliffhanger-outbox-id';
+const outboxIdOf = (message: KafkaMessage) => {
+  const id = headerOf(message.headers, OUTBOX_ID_HEADER);
+  return id && UUID.test(id) ? id : undefined;
+};
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -60,28 +66,40 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
   let relayLoop: Promise<void> | null = null;
   let wakeRelay: (() => void) | null = null;
 
-  async function publishCommittedEvents(): Promise<number> {
+  /** Publishes the next committed outbox rows; answers whether more are waiting. */
+  async function publishCommittedEvents(): Promise<boolean> {
     return database.transaction(async (tx) => {
       // Two relays would interleave their batches on a partition and break one user's order.
       const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`);
-      if (!lock?.locked) return 0;
+      if (!lock?.locked) return false;
       const rows = await queryRows<OutboxRow & { id: string | number }>(
         tx,
         sql`select id, ${outboxColumns} from platform.outbox where published_at is null order by id limit ${BATCH}`,
       );
-      if (rows.length === 0) return 0;
+      if (rows.length === 0) return false;
       const byTopic = new Map<string, WireMessage[]>();
+      const sent: typeof rows = [];
+      let count = 0;
       for (const row of rows) {
-        const event = eventFromRow(row);
-        const topic = topicOf(event.type, prefix);
+        // Batch rows (the pixel's hits) go out as an event each, keyed by its own user; one send
+        // carries about a batch's worth of events, and at least one row.
+        if (count >= BATCH * 5) break;
+        const events = eventsFromRow(row);
+        const topic = topicOf(row.type as EventType, prefix);
         const messages = byTopic.get(topic) ?? [];
-        messages.push(encodeEvent(event));
+        for (const event of events) {
+          const message = encodeEvent(event);
+          if (event.id !== row.event_id) message.headers[OUTBOX_ID_HEADER] = row.event_id;
+          messages.push(message);
+        }
         byTopic.set(topic, messages);
+        sent.push(row);
+        count += events.length;
       }
       await producer!.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })), acks: -1 });
-      const ids = rows.map((row) => Number(row.id));
+      const ids = sent.map((row) => Number(row.id));
       await tx.execute(sql`update platform.outbox set published_at = now() where id in (${sql.join(ids, sql`, `)})`);
-      return rows.length;
+      return sent.length < rows.length || rows.length === BATCH;
     });
   }
 
@@ -95,7 +113,7 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
       // Bytes that do not decode never will; the outbox row can still be replayed once code is fixed.
       const eventId = headerOf(message.headers, 'ce-id');
       logger.error({ consumer, eventId, type, err: error }, 'unreadable event set aside');
-      if (eventId && UUID.test(eventId)) await database.transaction((tx) => setAsideDeadEvent(tx, consumer, eventId, error));
+      if (eventId && UUID.test(eventId)) await database.transaction((tx) => setAsideDeadEvent(tx, consumer, eventId, error, 1, outboxIdOf(message)));
       return;
     }
     for (let failures = 1; ; failures++) {
@@ -107,7 +125,7 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
       } catch (error) {
         logger.warn({ consumer, eventId: event.id, type, failures, err: error }, 'event handler failed');
         if (failures >= delivery.maxAttempts) {
-          await database.transaction((tx) => setAsideDeadEvent(tx, consumer, event.id, error, failures));
+          await database.transaction((tx) => setAsideDeadEvent(tx, consumer, event.id, error, failures, outboxIdOf(message)));
           logger.error({ consumer, eventId: event.id, type }, 'event set aside after repeated failures');
           return;
         }
@@ -165,7 +183,7 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
         while (running) {
           let wait = pollMs;
           try {
-            if ((await publishCommittedEvents()) === BATCH) wait = 0;
+            if (await publishCommittedEvents()) wait = 0;
             for (const { consumer, handler } of subscriptions) await replayRequested(database, consumer, handler, logger);
           } catch (error) {
             if (running) logger.error({ err: error }, 'kafka relay failed; retrying');

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { queryRows, type Database } from '../db/database.ts';
 import { defaultDeliveryPolicy, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 import { applyOnce, describe, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
-import { eventFromRow, outboxColumns, type EventType, type OutboxRow } from './events.ts';
+import { eventsFromRow, type EventType, type OutboxRow } from './events.ts';
 
 const RELAY_LOCK = 72_617_002;
 const CHANNEL = 'cliffhanger_bus';
@@ -64,14 +64,20 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       if (!offset) return pollMs; // another process is delivering to this consumer
       const rows = await queryRows<OutboxRow>(
         tx,
-        sql`select ${outboxColumns} from platform.outbox where seq > ${Number(offset.seq)} order by seq limit ${BATCH}`,
+        // Only the events it reads are parsed for it (a row of pixel hits is large).
+        sql`select seq, event_id, type, occurred_at, user_id, attribution, traceparent,
+                   case when type = any(${sql.param([...types])}::text[]) then data else 'null'::jsonb end as data
+              from platform.outbox where seq > ${Number(offset.seq)} order by seq limit ${BATCH}`,
       );
       let position = Number(offset.seq);
       let failures = offset.failures;
       let wait = rows.length === BATCH ? 0 : pollMs;
+      let handed = 0;
       for (const row of rows) {
-        const event = eventFromRow(row);
-        if (types.includes(event.type)) {
+        // A batch row (the pixel's hits) is delivered whole: its events already applied are
+        // skipped by their processed marks when a failure brings the row back.
+        for (const event of types.includes(row.type as EventType) ? eventsFromRow(row) : []) {
+          handed += 1;
           try {
             await tx.transaction((savepoint) => applyOnce(savepoint as never, consumer, event, handler, committed));
           } catch (error) {
@@ -83,13 +89,19 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
                 where consumer = ${consumer}`);
               return delivery.backoffMs(failures);
             }
-            await setAsideDeadEvent(tx, consumer, event.id, error, failures);
+            await setAsideDeadEvent(tx, consumer, event.id, error, failures, row.event_id);
             logger.error({ consumer, eventId: event.id, type: event.type }, 'event set aside after repeated failures');
+            failures = 0;
             wait = 0;
           }
         }
         position = Number(row.seq);
         failures = 0;
+        // Batch rows hold hundreds each: one transaction handles about a batch's worth of events.
+        if (handed >= BATCH * 5) {
+          wait = 0;
+          break;
+        }
       }
       await tx.execute(sql`
         update platform.consumer_offsets set seq = ${position}, failures = 0, last_error = null where consumer = ${consumer}`);

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { Kafka, logLevel } from 'kafkajs';
 import { pino, type Logger } from 'pino';
 import { queryRows, type Database } from '../db/database.ts';
-import { eventFromRow, outboxColumns, type OutboxRow } from './events.ts';
+import { eventsFromRow, outboxColumns, type OutboxRow } from './events.ts';
 import { kafkaLogTo } from './kafka-bus.ts';
 import { decodeEvent, eventTopics, headerOf } from './wire.ts';
 
@@ -70,9 +70,13 @@ export async function tailOutboxEvents(database: Database, options: TailOptions 
       sql`select ${outboxColumns} from platform.outbox where seq > ${position} order by seq limit ${Math.min(500, limit - printed)}`,
     );
     for (const row of rows) {
-      options.print({ seq: Number(row.seq), ...eventFromRow(row) });
+      // A batch row's events (the pixel's hits) share its position.
+      for (const event of eventsFromRow(row)) {
+        if (printed >= limit) break;
+        options.print({ seq: Number(row.seq), ...event });
+        printed += 1;
+      }
       position = Number(row.seq);
-      printed += 1;
     }
     if (rows.length === 0) await sleep(options.pollMs ?? 500, undefined, { signal: options.signal }).catch(() => {});
   }

@@ -13,12 +13,14 @@ const passedBack = [
   'content-type', 'content-length', 'content-range', 'accept-ranges', 'cache-control', 'x-user-token', 'location', 'last-modified',
   // /media is mounted ahead of helmet: a service's own security headers are all its answers carry.
   'x-content-type-options', 'cross-origin-resource-policy', 'content-security-policy', 'allow', 'retry-after',
+  // The sign-in's browser binding (a cookie on /api/user/oauth, services/user/src/social-sign-in.ts).
+  'set-cookie',
 ];
 // Headers of the browser's request a service reads: idempotency keys of pay calls, the signature of
-// a provider's webhook, the viewer's time zone and language.
+// a provider's webhook, the viewer's time zone and language, the sign-in's browser binding.
 const passedOn = [
   'content-type', 'range', 'if-range', 'x-user-token', 'accept', 'authorization', 'user-agent', 'x-forwarded-for',
-  'idempotency-key', 'stripe-signature', 'x-time-zone', 'accept-language',
+  'idempotency-key', 'stripe-signature', 'x-time-zone', 'accept-language', 'cookie',
 ];
 
 /**

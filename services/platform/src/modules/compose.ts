@@ -34,9 +34,12 @@ export interface Composition {
   startBackground(): Background;
 }
 
+/** A module's client, wherever the module runs: what the storefront's pages ask (the catalog, for series pages). */
+export type ClientOf = <C>(name: string) => C;
+
 export interface ComposeOptions {
-  /** The storefront's pages, served by a gateway after the API. */
-  pages?: RequestHandler[];
+  /** The storefront's pages, served by a gateway after the API; a function when they ask modules. */
+  pages?: RequestHandler[] | ((clientOf: ClientOf) => RequestHandler[]);
 }
 
 /** Every name `TARGET` accepts, derived from the registry. */
@@ -193,12 +196,17 @@ function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts)
   const authenticate: Authenticate = (token) => identity.authenticate(token);
   // Edges run in every gateway, wherever their module runs: they answer without reaching it.
   const edges = registry.modules.flatMap((module) => (module.edge ? [module.edge({ platform, authenticate })] : []));
+  const pagesClientOf: ClientOf = <C>(name: string) =>
+    (parts.local.has(name)
+      ? lazyClient(() => parts.instances.get(name)!.client as object)
+      : parts.remoteClientOf(name, `TARGET=${config.TARGET} serves the storefront's pages, which ask ${name}`)) as C;
+  const { pages } = parts.options;
   const app = createGatewayApp({
     platform,
     authenticate,
     routes,
     rateLimited: registry.modules.flatMap((module) => module.rateLimited ?? []),
-    pages: parts.options.pages,
+    pages: typeof pages === 'function' ? pages(pagesClientOf) : pages,
     readiness: parts.readiness,
     media,
   });

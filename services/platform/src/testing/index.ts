@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from '../db/index.ts';
-import { createPostgresBus } from '../bus/index.ts';
+import { queryRows, type Executor } from '../db/database.ts';
+import { createPostgresBus, eventsFromRow, outboxColumns, type BusEvent, type EventType, type OutboxRow } from '../bus/index.ts';
 import { createBullmqQueue, createDatabaseQueue } from '../queue/index.ts';
 import { createPlatform, stopPlatform, type Platform, type PlatformOverrides } from '../platform.ts';
 
@@ -50,6 +52,12 @@ export async function openTestDatabase(): Promise<Database> {
       await scratch.drop();
     },
   });
+}
+
+/** The events of `type` in the outbox, as the buses hand them on (a batch row's one by one), in the order written. */
+export async function outboxEvents(db: Executor, type: EventType): Promise<BusEvent[]> {
+  const rows = await queryRows<OutboxRow>(db, sql`select ${outboxColumns} from platform.outbox where type = ${type} order by id`);
+  return rows.flatMap(eventsFromRow);
 }
 
 export function tempDir(prefix = 'cliffhanger-test-'): string {

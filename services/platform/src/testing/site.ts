@@ -1,8 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestHandler } from 'express';
-import { composeTarget, type Composition, type Registry } from '../modules/compose.ts';
+import { composeTarget, type ComposeOptions, type Composition, type Registry } from '../modules/compose.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { ServiceModule } from '../modules/module.ts';
 import { startPlatform, stopPlatform, type Platform } from '../platform.ts';
@@ -35,7 +34,7 @@ export interface SiteOptions {
   /** Starts the modules' background work (default true). */
   background?: boolean;
   /** The storefront's pages, as the gateway serves them after the API. */
-  pages?: RequestHandler[];
+  pages?: ComposeOptions['pages'];
   /** Another mailer than the files under DATA_DIR/mail (one that blocks, or records). */
   mailer?: Mailer;
 }

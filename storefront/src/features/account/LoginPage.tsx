@@ -7,6 +7,17 @@ import { AuthLayout } from './AuthLayout';
 import { useLogin } from './queries';
 import { SocialLogin } from './SocialLogin';
 import { useAccountForm } from './useAccountForm';
+import { useProviderSignInReturn } from './useProviderSignInReturn';
+
+// Why a provider sign-in came back without signing in (`?oauthError=`): the server's reasons, and `code`.
+const SIGN_IN_FAILURES = {
+  state: 'auth.oauthState',
+  expired: 'auth.oauthExpired',
+  denied: 'auth.oauthDenied',
+  provider: 'auth.oauthProvider',
+  email: 'auth.oauthEmail',
+  code: 'auth.oauthCode',
+} as const;
 
 /** Where to go after signing in: a same-site path only, so a crafted link cannot send users elsewhere. */
 export function safeRedirect(target: string | null, fallback = '/my'): string {
@@ -18,15 +29,33 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const login = useLogin();
+  const redirect = safeRedirect(params.get('redirect'));
+  const signingIn = useProviderSignInReturn(params.get('oauth'), redirect);
+  const failure = params.get('oauthError');
   useDocumentTitle(t('auth.login'));
   const form = useAccountForm('login', async ({ email, password }) => {
     const user = await login.mutateAsync({ email, password });
     showToast(t('auth.welcome', { email: user.email ?? email }), 'success');
-    navigate(safeRedirect(params.get('redirect')), { replace: true });
+    navigate(redirect, { replace: true });
   });
+
+  if (signingIn) {
+    return (
+      <AuthLayout title={t('auth.loginTitle')}>
+        <p className="notice" role="status">
+          {t('auth.oauthSigningIn')}
+        </p>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title={t('auth.loginTitle')} subtitle={t('auth.loginSubtitle')}>
+      {failure !== null && (
+        <p className="notice notice--error" role="alert">
+          {t(Object.hasOwn(SIGN_IN_FAILURES, failure) ? SIGN_IN_FAILURES[failure as keyof typeof SIGN_IN_FAILURES] : 'auth.oauthProvider')}
+        </p>
+      )}
       <form className="form" noValidate onSubmit={(event) => void form.onSubmit(event)}>
         <FormField label={t('auth.email')} type="email" autoComplete="email" inputMode="email" {...form.field('email')} />
         <FormField label={t('auth.password')} type="password" autoComplete="current-password" {...form.field('password')} />
@@ -37,7 +66,7 @@ export function LoginPage() {
           {t('auth.login')}
         </button>
       </form>
-      <SocialLogin />
+      <SocialLogin redirect={redirect} />
       <p className="auth__switch">
         {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
       </p>

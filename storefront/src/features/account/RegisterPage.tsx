@@ -31,7 +31,7 @@ export function RegisterPage() {
           {t('auth.register')}
         </button>
       </form>
-      <SocialLogin />
+      <SocialLogin redirect="/my" />
       <p className="auth__switch">
         {t('auth.haveAccount')} <Link to="/login">{t('auth.login')}</Link>
       </p>

@@ -1,28 +1,45 @@
+import { useState } from 'react';
+import { signInStartUrl, type SignInProvider } from '../../api/user';
 import { useT } from '../../i18n/I18nProvider';
+import { useSignInProviders } from './queries';
 
-// A provider appears only when the deployment configures its sign-in address at build time.
-const PROVIDERS = [
-  { name: 'Google', url: import.meta.env.VITE_GOOGLE_LOGIN_URL as string | undefined, color: '#fff', text: '#1f1f1f' },
-  { name: 'Facebook', url: import.meta.env.VITE_FACEBOOK_LOGIN_URL as string | undefined, color: '#1877f2', text: '#fff' },
-].filter((provider) => Boolean(provider.url));
+const LOOKS: Record<SignInProvider, { name: string; background: string; color: string }> = {
+  google: { name: 'Google', background: '#fff', color: '#1f1f1f' },
+  facebook: { name: 'Facebook', background: '#1877f2', color: '#fff' },
+};
 
-export function SocialLogin() {
+/**
+ * "Continue with Google / Facebook" for each provider the site is configured with (GET
+ * /api/user/oauth/providers): none otherwise. `redirect` is where the viewer lands once signed in.
+ */
+export function SocialLogin({ redirect }: { redirect: string }) {
   const t = useT();
-  if (PROVIDERS.length === 0) return null;
+  const providers = useSignInProviders();
+  const [leaving, setLeaving] = useState<SignInProvider | null>(null);
+  const offered = (providers.data ?? []).filter((provider) => provider in LOOKS);
+  if (offered.length === 0) return null;
+
+  const signIn = (provider: SignInProvider) => {
+    setLeaving(provider);
+    window.location.assign(signInStartUrl(provider, redirect));
+  };
+
   return (
     <div className="social">
       <p className="social__or">
         <span>{t('auth.or')}</span>
       </p>
-      {PROVIDERS.map((provider) => (
-        <a
-          key={provider.name}
-          href={provider.url}
+      {offered.map((provider) => (
+        <button
+          key={provider}
+          type="button"
           className="button button--block"
-          style={{ background: provider.color, color: provider.text }}
+          style={{ background: LOOKS[provider].background, color: LOOKS[provider].color }}
+          disabled={leaving !== null}
+          onClick={() => signIn(provider)}
         >
-          {t('auth.continueWith', { provider: provider.name })}
-        </a>
+          {t('auth.continueWith', { provider: LOOKS[provider].name })}
+        </button>
       ))}
     </div>
   );

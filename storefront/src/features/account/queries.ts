@@ -1,4 +1,4 @@
-import { matchQuery, useMutation, useQueryClient, type Query } from '@tanstack/react-query';
+import { matchQuery, queryOptions, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import type { User } from '../../api/types';
 import { userCalls, type Credentials, type Registration } from '../../api/user';
 import { userQueries } from '../../api/userQueries';
@@ -24,6 +24,22 @@ export function useLogin() {
 export function useRegister() {
   const signedIn = useSignedIn();
   return useMutation({ mutationFn: (registration: Registration) => userCalls.register(registration), onSuccess: signedIn });
+}
+
+/** The providers this site signs in with; none while unknown or when the call fails. */
+export function useSignInProviders() {
+  return useQuery(
+    queryOptions({ queryKey: ['signInProviders'], queryFn: userCalls.signInProviders, staleTime: Infinity, select: (answer) => answer.providers }),
+  );
+}
+
+/** Exchanges the one-time code a provider sign-in came back with; the caller's guest list and history come along. */
+export function useSignInExchange() {
+  const signedIn = useSignedIn();
+  return useMutation({
+    mutationFn: (code: string) => userCalls.exchangeSignIn(code),
+    onSuccess: signedIn,
+  });
 }
 
 export function useLogout() {

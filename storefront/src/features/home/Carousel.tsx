@@ -1,11 +1,39 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import type { VideoCard } from '../../api/types';
 import { ChevronLeftIcon, ChevronRightIcon, PlayIcon } from '../../components/Icons';
 import { LazyImage } from '../../components/LazyImage';
 import { useT } from '../../i18n/I18nProvider';
 
-const ADVANCE_MS = 6000;
+// Long enough to read a title and its line of facts.
+const ADVANCE_MS = 8000;
+
+/**
+ * Slides move on their own only once the page has finished loading and while the carousel is on
+ * screen: a phone still loading the page, or a carousel scrolled away, has better things to do than
+ * repaint it, and the first slide stays put while a new visitor takes the page in.
+ */
+function useRotationAllowed(element: RefObject<HTMLElement | null>): boolean {
+  const [loaded, setLoaded] = useState(() => document.readyState === 'complete');
+  const [onScreen, setOnScreen] = useState(true);
+
+  useEffect(() => {
+    if (loaded) return;
+    const done = () => setLoaded(true);
+    window.addEventListener('load', done);
+    return () => window.removeEventListener('load', done);
+  }, [loaded]);
+
+  useEffect(() => {
+    const node = element.current;
+    if (!node || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(([entry]) => setOnScreen(Boolean(entry?.isIntersecting)));
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [element]);
+
+  return loaded && onScreen;
+}
 
 interface CarouselProps {
   title: string;
@@ -18,6 +46,8 @@ export function Carousel({ title, items }: CarouselProps) {
   const track = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState(0);
   const [paused, setPaused] = useState(false);
+  const section = useRef<HTMLElement>(null);
+  const rotating = useRotationAllowed(section);
 
   const goTo = (index: number) => {
     const element = track.current;
@@ -27,7 +57,7 @@ export function Carousel({ title, items }: CarouselProps) {
   };
 
   useEffect(() => {
-    if (paused || items.length < 2 || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    if (paused || !rotating || items.length < 2 || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
     const timer = window.setInterval(() => goTo(current + 1), ADVANCE_MS);
     return () => window.clearInterval(timer);
   });
@@ -40,6 +70,7 @@ export function Carousel({ title, items }: CarouselProps) {
   if (items.length === 0) return null;
   return (
     <section
+      ref={section}
       className="carousel"
       aria-roledescription="carousel"
       aria-label={title}

@@ -8,6 +8,7 @@ import { Carousel } from './Carousel';
 import { ChipBar } from './ChipBar';
 import { SectionRow } from './SectionRow';
 import { HomeSkeleton } from './HomeSkeleton';
+import { useRankingRows } from './rankings';
 import './home.css';
 
 const ALL = 'all';
@@ -30,8 +31,9 @@ export function HomePage() {
 
   const sectionList = useCatalogList({ sectionId: section }, tab === 'recommend' && section !== ALL);
   const tagList = useCatalogList({ tagId: tag }, tab === 'browse' && Boolean(tag));
+  const rankings = useRankingRows();
 
-  if (homepage.isPending) return <HomeSkeleton />;
+  if (homepage.isPending || rankings.pending) return <HomeSkeleton />;
   const sections = homepage.data?.sections ?? [];
 
   return (
@@ -76,7 +78,7 @@ export function HomePage() {
             onSelect={(id) => select({ section: id })}
           />
           {section === ALL ? (
-            sections.map((entry, index) => <SectionRow key={entry.id} section={entry} eager={index === 0} />)
+            [...rankings.rows, ...sections].map((entry, index) => <SectionRow key={entry.id} section={entry} eager={index === 0} />)
           ) : (
             <InfiniteList query={sectionList} itemKey={(video) => video.id} renderItem={(video) => <VideoTile video={video} />} />
           )}

@@ -4,13 +4,16 @@ import { InfiniteList } from '../../components/InfiniteList';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { isRankingSection, RANKING_TITLES } from './rankings';
 
 /** /more/{id}: all series of one home section. */
 export function MorePage() {
   const t = useT();
   const id = useParams().id ?? '';
   const homepage = useHomepage();
-  const title = homepage.data?.sections.find((section) => section.id === id)?.title ?? t('more.title');
+  const title = isRankingSection(id)
+    ? t(RANKING_TITLES[id])
+    : (homepage.data?.sections.find((section) => section.id === id)?.title ?? t('more.title'));
   useDocumentTitle(title);
   const list = useCatalogList({ sectionId: id });
   return (

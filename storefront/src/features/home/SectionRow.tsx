@@ -14,8 +14,10 @@ export function SectionRow({ section, eager }: { section: HomeSection; eager?: b
         <h2 id={headingId} className="section-title">
           {section.title}
         </h2>
+        {/* "More" alone tells a screen reader or a search engine nothing: the section's title goes with it. */}
         <Link to={`/more/${encodeURIComponent(section.id)}`} className="row__more">
-          {t('home.more')} <ChevronRightIcon size={16} />
+          {t('home.more')}
+          <span className="visually-hidden">: {section.title}</span> <ChevronRightIcon size={16} />
         </Link>
       </div>
       <ul className="row__track">

@@ -53,13 +53,13 @@ describe('document pages', () => {
     expect(screen.queryByText('What we collect')).toBeNull();
   });
 
-  it('keeps the English source text for en', () => {
+  it('keeps the English source text for en', async () => {
     render(
       <I18nProvider>
         <PrivacyPolicyPage />
       </I18nProvider>,
     );
-    expect(screen.getByRole('heading', { level: 2, name: 'What we collect' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'What we collect' })).toBeTruthy();
     expect(screen.getByText('Last updated: November 1, 2026')).toBeTruthy();
   });
 });

@@ -1,18 +1,26 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Subtitle } from '../../api/types';
 import { useT } from '../../i18n/I18nProvider';
-import { attachStream } from './attachStream';
+import { attachStream, preloadStream } from './attachStream';
 import { startPlaybackSession } from './playbackQuality';
+import { playerBox } from './startRung';
 import { PlayerControls } from './PlayerControls';
+import { SubtitleMenu } from './SubtitleMenu';
+import { htmlLangOf, useSubtitles } from './useSubtitles';
 import { useSwipe } from './useSwipe';
 
 interface PlayerProps {
   /** The HLS master playlist; absent while the episode loads, is locked or is being prepared. */
   url?: string;
+  /** The master playlist played next (a swipe away): its start is preloaded once this one plays. */
+  preloadUrl?: string;
   /** What the playback quality report of the source is about. */
   videoId: string;
   episodeId?: string;
   poster: string;
   startAt?: number;
+  /** The episode's WebVTT tracks; the interface language's shows by default, the controls offer the others. */
+  subtitles?: Subtitle[];
   /** Shown over the poster instead of the video, e.g. the locked or preparing state. */
   overlay?: ReactNode;
   hasNext: boolean;
@@ -25,8 +33,9 @@ interface PlayerProps {
 
 const HIDE_CONTROLS_MS = 2800;
 const SEEK_STEP = 5;
+const NO_SUBTITLES: Subtitle[] = [];
 
-export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition }: PlayerProps) {
+export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 0, subtitles = NO_SUBTITLES, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition }: PlayerProps) {
   const t = useT();
   const stage = useRef<HTMLDivElement>(null);
   const video = useRef<HTMLVideoElement>(null);
@@ -40,6 +49,7 @@ export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, 
   const [attempt, setAttempt] = useState(0);
   const [fullscreen, setFullscreen] = useState(false);
   const hideTimer = useRef<number>(0);
+  const captions = useSubtitles(video, subtitles);
 
   useEffect(() => {
     const element = video.current;
@@ -55,8 +65,7 @@ export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, 
       session.fail(error);
       setFailed(true);
     };
-    const onMetadata = () => {
-      if (startAt > 0 && startAt < element.duration - 3) element.currentTime = startAt;
+    const start = () => {
       element.play().catch(() => {
         // Autoplay with sound needs a gesture in most browsers; start muted instead of not at all.
         element.muted = true;
@@ -67,11 +76,20 @@ export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, 
         });
       });
     };
-    element.addEventListener('loadedmetadata', onMetadata, { once: true });
+    // From the start, play is asked for at once: the first frame then shows as soon as it is
+    // decoded, not after a round of metadata events (and hls.js's skip over the few hundredths of
+    // a second before it). A resume waits for the metadata to seek first.
+    const resumes = startAt > 0;
+    const onMetadata = () => {
+      if (startAt < element.duration - 3) element.currentTime = startAt;
+      start();
+    };
+    if (resumes) element.addEventListener('loadedmetadata', onMetadata, { once: true });
     attachStream(element, url, fail)
       .then((attached) => {
-        if (cancelled) attached.destroy();
-        else handle = attached;
+        if (cancelled) return attached.destroy();
+        handle = attached;
+        if (!resumes) start();
       })
       .catch(() => fail('playerLoadError'));
     return () => {
@@ -82,6 +100,21 @@ export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, 
     };
     // startAt applies to the source it came with, not to later resume updates.
   }, [url, attempt]);
+
+  // Once this episode plays, the next one's playlists and first segments come into the browser's
+  // cache, so a swipe starts it without waiting for the network.
+  useEffect(() => {
+    const element = video.current;
+    if (!element || !url || !preloadUrl || preloadUrl === url) return;
+    const controller = new AbortController();
+    const preload = () => void preloadStream(preloadUrl, playerBox(element), controller.signal).catch(() => undefined);
+    if (element.currentTime > 0 && !element.paused) preload();
+    else element.addEventListener('playing', preload, { once: true });
+    return () => {
+      element.removeEventListener('playing', preload);
+      controller.abort();
+    };
+  }, [url, preloadUrl]);
 
   const revealControls = () => {
     setControlsShown(true);
@@ -181,7 +214,18 @@ export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, 
         onDurationChange={(event) => setDuration(event.currentTarget.duration || 0)}
         onEnded={onEnded}
         onError={() => setFailed(true)}
-      />
+      >
+        {subtitles.map((subtitle) => (
+          <track key={subtitle.url} kind="subtitles" src={subtitle.url} srcLang={htmlLangOf(subtitle.lang)} label={subtitle.label} data-subtitle={subtitle.lang} />
+        ))}
+      </video>
+      {!overlay && captions.active && captions.lines.length > 0 && (
+        <div className="player__captions" lang={htmlLangOf(captions.active.lang)} data-testid="player-captions">
+          {captions.lines.map((line, i) => (
+            <span key={i}>{line}</span>
+          ))}
+        </div>
+      )}
       {overlay && <div className="player__overlay" style={{ backgroundImage: `url("${poster}")` }}>{overlay}</div>}
       {status === 'loading' && (
         <div className="player__status" role="status">
@@ -213,6 +257,7 @@ export function Player({ url, videoId, episodeId, poster, startAt = 0, overlay, 
           }}
           onToggleMute={toggleMute}
           onToggleFullscreen={toggleFullscreen}
+          subtitleMenu={subtitles.length > 0 && <SubtitleMenu subtitles={subtitles} active={captions.active?.lang ?? null} onChoose={captions.choose} />}
           onNext={onNext}
           onPrevious={onPrevious}
         />

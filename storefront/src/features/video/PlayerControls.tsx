@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ExpandIcon, MuteIcon, NextIcon, PauseIcon, PlayIcon, VolumeIcon } from '../../components/Icons';
 import { useT } from '../../i18n/I18nProvider';
 import { formatClock } from '../../lib/format';
@@ -14,6 +15,8 @@ interface PlayerControlsProps {
   onSeek: (seconds: number) => void;
   onToggleMute: () => void;
   onToggleFullscreen: () => void;
+  /** The subtitle button and its menu, when the episode has subtitles. */
+  subtitleMenu?: ReactNode;
   onNext: () => void;
   onPrevious: () => void;
 }
@@ -65,6 +68,7 @@ export function PlayerControls(props: PlayerControlsProps) {
               <NextIcon />
             </button>
           )}
+          {props.subtitleMenu}
           <button type="button" className="icon-button" onClick={props.onToggleFullscreen} aria-label={fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}>
             <ExpandIcon />
           </button>

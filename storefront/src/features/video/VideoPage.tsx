@@ -1,39 +1,64 @@
-import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
-import type { EpisodeSummary } from '../../api/types';
+import type { Episode, EpisodeSummary } from '../../api/types';
 import { BookmarkFilledIcon, BookmarkIcon, LockIcon, PlayIcon } from '../../components/Icons';
 import { useT } from '../../i18n/I18nProvider';
 import { trackContentView } from '../../lib/conversions';
 import { formatClock, formatCount } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { preloadPlayer } from './attachStream';
 import { EpisodeGrid } from './EpisodeGrid';
 import { MoreLikeThis } from './MoreLikeThis';
 import { Player } from './Player';
-import { useEpisode, useToggleFavorite, useVideo } from './queries';
+import { useToggleFavorite, useVideo, videoQueries } from './queries';
 import { ShareButton } from './ShareButton';
 import { usePlayOn } from './usePlayOn';
 import { useWatchHistory } from './useWatchHistory';
 import './video.css';
+
+// A grant lasts hours: an episode answered a moment ago (the preloaded next one) plays on that
+// grant rather than asking again as it opens, until the grant nears its end.
+const GRANT_MARGIN_MS = 10 * 60_000;
+
+function usePlayableEpisode(episodeId: string | undefined) {
+  return useQuery({
+    ...videoQueries.episode(episodeId),
+    enabled: Boolean(episodeId),
+    staleTime: (query) => {
+      const expiresAt = query.state.data?.playback.expiresAt;
+      return expiresAt ? Math.max(0, Date.parse(expiresAt) - Date.now() - GRANT_MARGIN_MS) : 0;
+    },
+  });
+}
 
 export function VideoPage() {
   const t = useT();
   const id = useParams().id ?? '';
   const [params, setParams] = useSearchParams();
   const video = useVideo(id);
+  // hls.js downloads while the series and episode calls are under way, not after them.
+  useEffect(preloadPlayer, []);
   const favorite = useToggleFavorite(video.data);
-  useDocumentTitle(video.data?.title);
+  useDocumentTitle(video.data?.title, { description: video.data?.description, image: video.data?.cover });
 
   const episodes = video.data?.episodes ?? [];
-  const requested = params.get('ep');
+  // The episode just chosen (a swipe, a tap) plays from that very event; the address follows in a
+  // router transition a few frames later, and until it does the choice stands for it.
+  const [chosen, setChosen] = useState<{ id: string; videoId: string; whileAddressSays: string | null } | null>(null);
+  const address = params.get('ep');
+  const pending = chosen && chosen.videoId === id && chosen.whileAddressSays === address;
+  if (chosen && !pending) setChosen(null);
+  const requested = pending ? chosen.id : address;
   const resume = video.data?.resume ?? null;
   const resumeEpisode = episodes.find((episode) => episode.id === resume?.episodeId);
   const current: EpisodeSummary | undefined = requested
     ? episodes.find((episode) => episode.id === requested)
     : (resumeEpisode ?? episodes[0]);
   const index = current ? episodes.indexOf(current) : -1;
-  const episode = useEpisode(current && (current.ready || current.locked) ? current.id : undefined);
+  const episode = usePlayableEpisode(current && (current.ready || current.locked) ? current.id : undefined);
   const onPosition = useWatchHistory(episode.data?.id);
   const locked = episode.error instanceof ApiError && episode.error.code === 402;
   const startAt = current && resume?.episodeId === current.id ? resume.positionSeconds : 0;
@@ -47,10 +72,20 @@ export function VideoPage() {
     if (!target) return;
     const next = new URLSearchParams(params);
     next.set('ep', target.id);
+    setChosen({ id: target.id, videoId: id, whileAddressSays: params.get('ep') });
     setParams(next, { replace: true, preventScrollReset: true });
   };
   const next = episodes[index + 1];
   const previous = index > 0 ? episodes[index - 1] : undefined;
+  // One grant per viewing: the episode's query refetches when it is opened again (as a preloaded
+  // one is), and a new grant is a new URL, which the player would load again from the start.
+  const [viewing, setViewing] = useState<Episode | null>(null);
+  if (episode.data && viewing?.id !== episode.data.id) setViewing(episode.data);
+  const shown = episode.data && viewing?.id === episode.data.id ? viewing : episode.data;
+  // The next episode's grant once this one plays (not sooner: its start has the network and the
+  // server to itself): the player preloads the next start, and a swipe finds it answered.
+  const [playingId, setPlayingId] = useState<string | null>(null);
+  const upcoming = usePlayableEpisode(shown && playingId === shown.id && next?.ready && !next.locked ? next.id : undefined);
   const { playOn, unlocking } = usePlayOn(video.data, select);
 
   if (video.isError) {
@@ -93,7 +128,9 @@ export function VideoPage() {
     <div className="watch">
       <div className="watch__stage">
         <Player
-          url={episode.data?.playback.url}
+          url={shown?.playback.url}
+          preloadUrl={upcoming.data?.playback.url}
+          subtitles={shown?.subtitles}
           videoId={id}
           episodeId={episode.data?.id}
           poster={data.cover}
@@ -104,7 +141,10 @@ export function VideoPage() {
           onNext={() => playOn(next)}
           onPrevious={() => select(previous)}
           onEnded={() => playOn(next)}
-          onPosition={onPosition}
+          onPosition={(seconds) => {
+            onPosition(seconds);
+            if (seconds > 0 && shown) setPlayingId(shown.id);
+          }}
         />
         {unlocking ? (
           <p className="watch__hint" role="status">

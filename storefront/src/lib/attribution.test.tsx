@@ -1,5 +1,7 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter, useNavigate } from 'react-router-dom';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { routes } from '../router';
+import { KeepAttribution } from '../router';
 import { keepAttribution, readAttribution, readClickIds } from './attribution';
 import { STORAGE_KEYS } from './storage';
 
@@ -25,11 +27,20 @@ describe('attribution kept from the landing URL', () => {
     expect(readClickIds()).toEqual({});
   });
 
-  it('runs before every navigation through the root route', async () => {
-    const root = routes[0]!;
-    expect(root.shouldRevalidate?.({} as never)).toBe(true);
-    const loader = root.loader as (args: { request: Request }) => unknown;
-    await loader({ request: new Request('http://localhost/videos/v1?token=ref-9&ttclid=tt-9') });
+  it('runs on every navigation, before the page it opens', async () => {
+    function Navigate() {
+      const navigate = useNavigate();
+      return <button onClick={() => navigate('/search?fbclid=fb-7')}>go</button>;
+    }
+    render(
+      <MemoryRouter initialEntries={['/videos/v1?token=ref-9&ttclid=tt-9']}>
+        <KeepAttribution />
+        <Navigate />
+      </MemoryRouter>,
+    );
     expect(readAttribution()).toEqual({ referrerToken: 'ref-9', ttclid: 'tt-9' });
+    act(() => screen.getByRole('button').click());
+    expect(readAttribution()).toEqual({ referrerToken: 'ref-9', ttclid: 'tt-9', fbclid: 'fb-7' });
+    cleanup();
   });
 });

@@ -1,0 +1,167 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '@cliffhanger/platform';
+
+/**
+ * The SQL of the rankings, the viewers' places and the feed (tables of migrations/0004_rankings.sql),
+ * beside repository.ts, which knows the rest of the catalog's tables. Consumers write these tables
+ * from the events; the calls only read them.
+ */
+
+const HOUR_MS = 3_600_000;
+/** Hours a series keeps in play_hours: the 7 days of "top", and one more for the hour in progress. */
+const KEPT_HOURS = 8 * 24;
+/** "top" counts the 168 hours up to and including the current one. */
+const TOP_HOURS = 7 * 24;
+/** "trending" compares the 24 hours up to and including the current one with the 24 before them. */
+const TREND_HOURS = 24;
+
+// A series is listed once it has an episode, as everywhere in the catalog (repository.ts).
+const LISTED = sql`v.episode_count > 0`;
+
+/** The start of the UTC hour `time` falls in. */
+export const hourOf = (time: Date | string) => new Date(Math.floor(new Date(time).getTime() / HOUR_MS) * HOUR_MS);
+const hoursBefore = (hour: Date, hours: number) => new Date(hour.getTime() - hours * HOUR_MS);
+const iso = (time: Date) => time.toISOString();
+
+/** Each listed series' plays in the last 24 hours minus those of the 24 before: how fast it is rising. */
+const growthSince = (now: Date) => {
+  const current = hourOf(now);
+  const recentFrom = hoursBefore(current, TREND_HOURS - 1);
+  const previousFrom = hoursBefore(recentFrom, TREND_HOURS);
+  return sql`
+    select video_id,
+           coalesce(sum(plays) filter (where hour >= ${iso(recentFrom)}::timestamptz), 0) as recent,
+           coalesce(sum(plays) filter (where hour < ${iso(recentFrom)}::timestamptz), 0) as previous
+      from catalog.play_hours
+     where hour >= ${iso(previousFrom)}::timestamptz and hour <= ${iso(current)}::timestamptz
+     group by video_id`;
+};
+
+export interface FeedRow {
+  video_id: string;
+  /** The series' first free episode that is ready, or null when it has none. */
+  start_episode_id: string | null;
+  /** Where this viewer stopped in the series, or null when they have not played it. */
+  resume_episode_id: string | null;
+}
+
+export const rankingsRepository = {
+  /** Counts one play of a series in the hour it happened; drops the series' hours no ranking reads any more. */
+  async countPlay(db: Executor, videoId: string, time: Date | string): Promise<void> {
+    const hour = hourOf(time);
+    const [row] = await queryRows<{ plays: number }>(db, sql`
+      insert into catalog.play_hours (video_id, hour, plays)
+      select id, ${iso(hour)}::timestamptz, 1 from catalog.videos where id = ${videoId}
+      on conflict (video_id, hour) do update set plays = catalog.play_hours.plays + 1
+      returning plays`);
+    if (row && Number(row.plays) === 1) {
+      await db.execute(sql`
+        delete from catalog.play_hours where video_id = ${videoId} and hour < ${iso(hoursBefore(hour, KEPT_HOURS))}::timestamptz`);
+    }
+  },
+
+  /** Most played in the 7 days up to `now`, to the hour; ties go to the more played overall. */
+  topIds: (db: Executor, now: Date, offset: number, limit: number) =>
+    queryRows<{ id: string }>(db, sql`
+      select v.id from (
+        select video_id, sum(plays) as plays from catalog.play_hours
+         where hour >= ${iso(hoursBefore(hourOf(now), TOP_HOURS - 1))}::timestamptz and hour <= ${iso(hourOf(now))}::timestamptz
+         group by video_id) p
+      join catalog.videos v on v.id = p.video_id
+      where ${LISTED}
+      order by p.plays desc, v.play_count desc, v.id offset ${offset} limit ${limit}`),
+
+  /** The series whose plays rose most from the 24 hours before to the last 24 (only those that rose). */
+  trendingIds: (db: Executor, now: Date, offset: number, limit: number) =>
+    queryRows<{ id: string }>(db, sql`
+      select v.id from (${growthSince(now)}) g
+      join catalog.videos v on v.id = g.video_id
+      where ${LISTED} and g.recent > g.previous
+      order by g.recent - g.previous desc, g.recent desc, v.play_count desc, v.id offset ${offset} limit ${limit}`),
+
+  newestIds: (db: Executor, offset: number, limit: number) =>
+    queryRows<{ id: string }>(db, sql`
+      select v.id from catalog.videos v where ${LISTED} order by v.created_at desc, v.id desc offset ${offset} limit ${limit}`),
+
+  /** The series a viewer played, the latest first. */
+  continueIds: (db: Executor, userId: string, offset: number, limit: number) =>
+    queryRows<{ id: string }>(db, sql`
+      select s.video_id as id from catalog.viewer_series s join catalog.videos v on v.id = s.video_id
+       where s.user_id = ${userId} and ${LISTED}
+       order by s.updated_at desc, s.video_id offset ${offset} limit ${limit}`),
+
+  /**
+   * Keeps a viewer's latest place in a series (an older record arriving late changes nothing);
+   * answers true when it is the first time they played that series.
+   */
+  async recordViewing(
+    db: Executor,
+    viewing: { userId: string; videoId: string; episodeId: string; positionSeconds: number; time: string },
+  ): Promise<boolean> {
+    const { userId, videoId, episodeId, positionSeconds, time } = viewing;
+    const [known] = await queryRows<{ updated_at: unknown }>(db, sql`
+      select updated_at from catalog.viewer_series where user_id = ${userId} and video_id = ${videoId} for update`);
+    if (known) {
+      await db.execute(sql`
+        update catalog.viewer_series set episode_id = ${episodeId}, position_seconds = ${positionSeconds}, updated_at = ${time}::timestamptz
+         where user_id = ${userId} and video_id = ${videoId} and updated_at <= ${time}::timestamptz`);
+      return false;
+    }
+    const inserted = await queryRows<{ video_id: string }>(db, sql`
+      insert into catalog.viewer_series (user_id, video_id, episode_id, position_seconds, updated_at)
+      select ${userId}, id, ${episodeId}, ${positionSeconds}, ${time}::timestamptz from catalog.videos where id = ${videoId}
+      returning video_id`);
+    return inserted.length > 0;
+  },
+
+  /** Adds `points` to the viewer's liking of every tag of a series (negative to take them back). */
+  async likeTagsOf(db: Executor, userId: string, videoId: string, points: number): Promise<void> {
+    await db.execute(sql`
+      insert into catalog.viewer_tags (user_id, tag_id, weight)
+      select ${userId}, tag_id, ${points} from catalog.video_tags where video_id = ${videoId}
+      on conflict (user_id, tag_id) do update set weight = catalog.viewer_tags.weight + excluded.weight`);
+  },
+
+  /** A guest who logged in: their places (the newer one wins) and likings move to the member. */
+  async mergeViewer(db: Executor, guestId: string, memberId: string): Promise<void> {
+    await db.execute(sql`
+      insert into catalog.viewer_series (user_id, video_id, episode_id, position_seconds, updated_at)
+      select ${memberId}, video_id, episode_id, position_seconds, updated_at from catalog.viewer_series where user_id = ${guestId}
+      on conflict (user_id, video_id) do update
+        set episode_id = excluded.episode_id, position_seconds = excluded.position_seconds, updated_at = excluded.updated_at
+        where catalog.viewer_series.updated_at < excluded.updated_at`);
+    await db.execute(sql`delete from catalog.viewer_series where user_id = ${guestId}`);
+    await db.execute(sql`
+      insert into catalog.viewer_tags (user_id, tag_id, weight)
+      select ${memberId}, tag_id, weight from catalog.viewer_tags where user_id = ${guestId}
+      on conflict (user_id, tag_id) do update set weight = catalog.viewer_tags.weight + excluded.weight`);
+    await db.execute(sql`delete from catalog.viewer_tags where user_id = ${guestId}`);
+  },
+
+  /**
+   * A page of the viewer's feed: series they have not played first, then those rising fastest, then
+   * those of the tags they like best, then the most played and the newest. Only series with
+   * something to play: a free episode that is ready, or the viewer's own place in it.
+   */
+  feedRows: (db: Executor, userId: string | null, now: Date, offset: number, limit: number) =>
+    queryRows<FeedRow>(db, sql`
+      with growth as (${growthSince(now)}),
+      liking as (
+        select vt.video_id, sum(w.weight) as points
+          from catalog.viewer_tags w join catalog.video_tags vt on vt.tag_id = w.tag_id
+         where w.user_id = ${userId} and w.weight > 0
+         group by vt.video_id)
+      select v.id as video_id, start.id as start_episode_id, seen.episode_id as resume_episode_id
+        from catalog.videos v
+        left join lateral (
+          select e.id from catalog.episodes e
+           where e.video_id = v.id and e.status = 'ready' and e.number <= v.free_episodes
+           order by e.number limit 1) start on true
+        left join catalog.viewer_series seen on seen.user_id = ${userId} and seen.video_id = v.id
+        left join growth g on g.video_id = v.id
+        left join liking l on l.video_id = v.id
+       where ${LISTED} and (start.id is not null or seen.episode_id is not null)
+       order by seen.video_id is not null, greatest(coalesce(g.recent - g.previous, 0), 0) desc, coalesce(l.points, 0) desc,
+                v.play_count desc, v.created_at desc, v.id
+       offset ${offset} limit ${limit}`),
+};
