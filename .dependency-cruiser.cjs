@@ -12,10 +12,10 @@ module.exports = {
     },
     {
       name: 'service-through-public-entry',
-      comment: "A service imports another only through that package's entries (src/index.ts; the platform's testing export too), never its files.",
+      comment: "A service imports another only through that package's entries (src/index.ts; the platform's outbox and testing exports too), never its files.",
       severity: 'error',
       from: { path: '^services/([^/]+)/' },
-      to: { path: '^services/(?!$1/)[^/]+/', pathNot: ['^services/[^/]+/src/index\\.ts$', '^services/platform/src/testing/index\\.ts$'] },
+      to: { path: '^services/(?!$1/)[^/]+/', pathNot: ['^services/[^/]+/src/index\\.ts$', '^services/platform/src/outbox\\.ts$', '^services/platform/src/testing/index\\.ts$'] },
     },
     {
       name: 'service-tests-not-through-gateway',

@@ -21,9 +21,8 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# Runtime: production dependencies only, Debian's security-maintained ffmpeg, and tsx, which runs the
-# TypeScript sources (`node --import tsx`): a root devDependency, so it and the esbuild it needs
-# (with esbuild's build for this platform) come from the build stage.
+# Runtime: production dependencies only (tsx among them, which runs the TypeScript sources with
+# `node --import tsx`, and loads them in the platform's worker threads) and Debian's security-maintained ffmpeg.
 FROM node:20-bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg fonts-dejavu-core ca-certificates \
@@ -43,9 +42,6 @@ COPY gateway/package.json gateway/
 COPY storefront/package.json storefront/
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
-COPY --from=build /app/node_modules/tsx node_modules/tsx
-COPY --from=build /app/node_modules/esbuild node_modules/esbuild
-COPY --from=build /app/node_modules/@esbuild node_modules/@esbuild
 COPY tsconfig.json tsconfig.base.json ./
 COPY proto proto
 COPY services services

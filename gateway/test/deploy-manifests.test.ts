@@ -162,7 +162,8 @@ function dockerfileProblems(text: string, lock: Lock, packages = workspaceList):
   const finalCopies = copies(final);
   if (!install) problems.push('the final stage installs no packages (`npm ci`)');
   else if (/--omit=dev|--production/.test(install.args)) {
-    // The CMD runs TypeScript through tsx, a root devDependency: it must come along from a stage that has it.
+    // The CMD runs TypeScript through tsx (a dependency of the platform, which loads it in its threads
+    // too): whatever of it the lock marks as for development only must come along from a stage that has it.
     for (const needed of devOnlyClosure(lock, 'node_modules/tsx')) {
       const brought = finalCopies.some(
         (copy) => copy.from !== null && (needed === copy.placed || needed.startsWith(`${copy.placed}/`)) && copy.source.endsWith(`/${copy.placed}`),
@@ -204,7 +205,7 @@ describe('Dockerfile', () => {
     return dockerfile.replace(`${line}\n`, '');
   };
 
-  it('copies every workspace manifest before each npm ci, brings tsx along, runs the site as a user of its own', () => {
+  it('copies every workspace manifest before each npm ci, installs tsx, runs the site as a user of its own', () => {
     expect(dockerfileProblems(dockerfile, lock)).toEqual([]);
   });
 
@@ -227,8 +228,12 @@ describe('Dockerfile', () => {
     expect(dockerfileProblems(dockerfile.replace('"gateway/src/main.ts"]', '"scripts/ingest.ts"]'), lock)).toEqual([
       'the CMD does not start gateway/src/main.ts through node --import tsx (exec form): ["node", "--import", "tsx", "scripts/ingest.ts"]',
     ]);
-    expect(dockerfileProblems(without('COPY --from=build /app/node_modules/esbuild node_modules/esbuild'), lock)).toEqual([
+    // Were tsx a devDependency again, the final stage's install would leave it and esbuild behind.
+    const devOnly = structuredClone(lock);
+    for (const name of ['node_modules/tsx', 'node_modules/esbuild']) devOnly.packages[name]!.dev = true;
+    expect(dockerfileProblems(dockerfile, devOnly)).toEqual([
       'the final stage omits devDependencies but does not copy node_modules/esbuild (tsx needs it at run time) from the build stage',
+      'the final stage omits devDependencies but does not copy node_modules/tsx (tsx needs it at run time) from the build stage',
     ]);
     expect(dockerfileProblems(without('COPY --from=build /app/storefront/dist storefront/dist'), lock)).toEqual([
       'the final stage lacks storefront/dist (copied from the stage that runs `npm run build`)',

@@ -1,9 +1,11 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sql } from 'drizzle-orm';
+import type { Worker } from 'node:worker_threads';
 import proxyAddr from 'proxy-addr';
 import { Counter, Gauge } from 'prom-client';
-import { appendEventBatch, serverSecret, type Attribution, type Authenticate, type Edge, type Platform } from '@cliffhanger/platform';
+import { serverSecret, startThread, type Authenticate, type Edge, type Logger, type Platform } from '@cliffhanger/platform';
+import { arrivedHit, hitRecorder, line, MAX_COUNTED_ADDRESSES, tokenOf, type ArrivedHit, type UsersByToken } from './pixel-hits.ts';
+import type { WriterData, WriterReply, WriterRequest } from './pixel-writer.ts';
 
 // The smallest transparent PNG: 1x1, one byte of alpha.
 export const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -14,65 +16,13 @@ const PIXEL_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-/** The query fields that have a place of their own in statics.hit; the rest go to `params`. */
-const OWN_FIELDS = new Set(['event', 'videoId', 'episodeId', 'value', 'currency', 'path', 'userId', 'token', 'fbclid', 'ttclid']);
-const MAX_PARAMS = 20;
-const MAX_LENGTH = 200;
-const MAX_USER_AGENT = 300;
 /** Hits written per transaction. */
 const BATCH = 500;
-/** Client addresses counted against the per-minute limit at once; past this, new addresses are not counted. */
-const MAX_COUNTED_ADDRESSES = 100_000;
-
-// The pixel takes any query: a value with control characters (a NUL cannot even be stored) is
-// dropped, not recorded, and every value is cut to a bounded length.
-const clean = (value: string) => !/[\u0000-\u001f\u007f]/.test(value);
-const text = (value: string | null | undefined, max = MAX_LENGTH): string | undefined =>
-  typeof value === 'string' && value.length > 0 && clean(value) ? value.slice(0, max) : undefined;
-const attributionOf = (value: string | string[] | undefined): string | null =>
-  typeof value === 'string' && value.length > 0 && value.length <= 512 && clean(value) ? value : null;
-const traceparentOf = (value: string | string[] | undefined) =>
-  typeof value === 'string' && /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : undefined;
-
-/**
- * One accepted hit as it arrived, waiting in the buffer: only what the request carried, cut to a
- * bounded size (the query and each header). It is read, cleaned and hashed when its batch is
- * written, so answering takes no more than copying these out. Kept in memory only.
- */
-interface ArrivedHit {
-  at: number;
-  query: string;
-  address: string;
-  userAgent: string | undefined;
-  token: string | string[] | undefined;
-  referrerToken: string | string[] | undefined;
-  fbclid: string | string[] | undefined;
-  ttclid: string | string[] | undefined;
-  traceparent: string | string[] | undefined;
-}
 
 /** The longest query kept: room for every field the hit can hold (20 parameters of 200 characters). */
 const MAX_QUERY = 8_000;
-const bounded = (value: string | string[] | undefined, max = 600) => (typeof value === 'string' ? value.slice(0, max) : undefined);
-
-/** A hit cleaned and bounded, as it is written: no raw address, no token. */
-interface Hit {
-  at: Date;
-  /** The caller's user token (x-user-token), resolved when the hit is written; never stored. */
-  token: string | null;
-  attribution: Attribution;
-  traceparent?: string;
-  data: {
-    event: string;
-    videoId?: string;
-    episodeId?: string;
-    value: { amount: number; currency: string };
-    path: string;
-    params: Record<string, string>;
-    userAgent?: string;
-    ipHash: string;
-  };
-}
+/** The longest header kept. */
+const MAX_HEADER = 600;
 
 export interface PixelOptions {
   platform: Pick<Platform, 'config' | 'database' | 'bus' | 'logger' | 'metrics' | 'lifecycle'>;
@@ -110,6 +60,11 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   const written = hits.labels('written');
   const trusted = trustOf(config.TRUST_PROXY);
   const ipKey = Buffer.from(hkdfSync('sha256', serverSecret(config, 'MEDIA_SECRET'), '', 'cliffhanger statics.png address hash', 32));
+  // On a real server a thread of its own reads and writes the batches, on connections of its own:
+  // this thread, answering every request, only copies each one out. An embedded database lives in
+  // this thread, and so does its writing.
+  const recorder = hitRecorder(ipKey);
+  const writer = database.connectionString ? writerThread({ connectionString: database.connectionString, ipKey }, logger) : null;
   const pending: ArrivedHit[] = [];
   const counts = new Map<string, number>();
   let minute = 0;
@@ -117,23 +72,6 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   let failures = 0;
   let writing: Promise<void> | null = null;
   let stopped = false;
-
-  // A visitor sends many hits a day: each address is hashed once a day, for a bounded number of them.
-  const hashes = new Map<string, string>();
-  let hashDay = '';
-  /** A keyed hash of the address that changes every UTC day: distinct visitors per day, no address kept. */
-  function hashOf(address: string, day: string): string {
-    if (day !== hashDay || hashes.size >= MAX_COUNTED_ADDRESSES) {
-      hashes.clear();
-      hashDay = day;
-    }
-    let hash = hashes.get(address);
-    if (hash === undefined) {
-      hash = createHmac('sha256', ipKey).update(`${day}|${address}`).digest('base64url').slice(0, 22);
-      hashes.set(address, hash);
-    }
-    return hash;
-  }
 
   function overLimit(address: string, now: number): boolean {
     const current = Math.floor(now / 60_000);
@@ -153,17 +91,19 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
     if (overLimit(address, at)) return void limited.inc();
     if (pending.length >= config.PIXEL_BUFFER_HITS) return void dropped.inc();
     const { headers } = req;
-    pending.push({
-      at,
-      query: rawQuery.slice(0, MAX_QUERY),
-      address,
-      userAgent: bounded(headers['user-agent']),
-      token: bounded(headers['x-user-token']),
-      referrerToken: bounded(headers['x-referrer-token']),
-      fbclid: bounded(headers['x-fbclid']),
-      ttclid: bounded(headers['x-ttclid']),
-      traceparent: bounded(headers.traceparent),
-    });
+    pending.push(
+      arrivedHit({
+        token: line(headers['x-user-token'], MAX_HEADER),
+        at,
+        address: line(address, MAX_HEADER),
+        query: line(rawQuery, MAX_QUERY),
+        userAgent: line(headers['user-agent'], MAX_HEADER),
+        referrerToken: line(headers['x-referrer-token'], MAX_HEADER),
+        fbclid: line(headers['x-fbclid'], MAX_HEADER),
+        ttclid: line(headers['x-ttclid'], MAX_HEADER),
+        traceparent: line(headers.traceparent, MAX_HEADER),
+      }),
+    );
     accepted.inc();
     buffered.set(pending.length);
     // A full batch is written at once (a busy pixel would otherwise fill its buffer between
@@ -173,46 +113,6 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       timer = null;
       void writeOut();
     } else schedule();
-  }
-
-  /** What a hit tells, cleaned and bounded: null when it names no event. */
-  function hitOf(arrived: ArrivedHit): Hit | null {
-    const query = new URLSearchParams(arrived.query);
-    const event = text(query.get('event'), 100);
-    if (!event) return null;
-    const params: Record<string, string> = {};
-    let kept = 0;
-    for (const [key, value] of query) {
-      if (kept === MAX_PARAMS) break;
-      if (OWN_FIELDS.has(key) || key.length > 50 || !clean(key) || !clean(value) || key in params) continue;
-      params[key] = value.slice(0, MAX_LENGTH);
-      kept++;
-    }
-    const amount = Math.round(Number(query.get('value') ?? 0) * 100);
-    const currency = query.get('currency');
-    const traceparent = traceparentOf(arrived.traceparent);
-    const at = new Date(arrived.at);
-    return {
-      at,
-      token: attributionOf(arrived.token),
-      // Images carry no headers: the storefront repeats the attribution in the query.
-      attribution: {
-        referrerToken: attributionOf(arrived.referrerToken) ?? text(query.get('token')) ?? null,
-        fbclid: attributionOf(arrived.fbclid) ?? text(query.get('fbclid'), 512) ?? null,
-        ttclid: attributionOf(arrived.ttclid) ?? text(query.get('ttclid'), 512) ?? null,
-      },
-      ...(traceparent && { traceparent }),
-      data: {
-        event,
-        ...(text(query.get('videoId'), 100) && { videoId: text(query.get('videoId'), 100) }),
-        ...(text(query.get('episodeId'), 100) && { episodeId: text(query.get('episodeId'), 100) }),
-        value: { amount: Number.isSafeInteger(amount) && amount >= 0 ? amount : 0, currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : 'USD' },
-        path: text(query.get('path')) ?? '',
-        params,
-        ...(text(arrived.userAgent, MAX_USER_AGENT) && { userAgent: text(arrived.userAgent, MAX_USER_AGENT) }),
-        ipHash: hashOf(arrived.address, at.toISOString().slice(0, 10)),
-      },
-    };
   }
 
   function schedule(): void {
@@ -251,30 +151,17 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   }
 
   async function writeBatch(batch: ArrivedHit[]): Promise<void> {
-    const read = batch.map(hitOf).filter((hit): hit is Hit => hit !== null);
     const users = new Map<string, string | null>();
-    for (const { token } of read) {
+    for (const arrived of batch) {
+      const token = tokenOf(arrived);
       if (token === null || users.has(token)) continue;
       // Whoever cannot be told (the user service is down) is recorded as nobody, not guessed.
       users.set(token, await authenticate(token).catch(() => null));
     }
-    const events = read.map(({ token, attribution, traceparent, data, at }) => ({
-      data,
-      userId: token ? (users.get(token) ?? null) : null,
-      attribution,
-      ...(traceparent && { traceparent }),
-      occurredAt: at,
-    }));
-    // One outbox row for the batch: its hits still travel as a statics.hit event each. Hits waited in
-    // memory already, so the commit does not wait for its WAL flush either (PostgreSQL writes it
-    // within a moment; a crash can lose that moment's hits, as it loses the buffer's).
-    await database.transaction(async (tx) => {
-      await tx.execute(sql`set local synchronous_commit = off`);
-      await appendEventBatch(tx, 'statics.hit', events);
-    });
+    const count = writer ? await writer.write(batch, users) : await recorder.write(database, batch, users);
     pending.splice(0, batch.length);
-    ignored.inc(batch.length - read.length);
-    written.inc(read.length);
+    ignored.inc(batch.length - count);
+    written.inc(count);
     bus.nudge();
   }
 
@@ -298,6 +185,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       timer = null;
       await writing;
       await writeOut();
+      await writer?.close();
       if (pending.length > 0) {
         logger.error({ lost: pending.length }, 'statics.png hits could not be written before shutdown');
         dropped.inc(pending.length);
@@ -313,4 +201,58 @@ function trustOf(setting: number | string[] | false): (address: string, hop: num
   if (setting === false) return () => false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return proxyAddr.compile(setting);
+}
+
+/**
+ * The pixel's writer thread (pixel-writer.ts), started with the first batch and again after it
+ * died: a batch handed to it is written when its promise resolves, and stays in the buffer until then.
+ */
+function writerThread(data: WriterData, logger: Logger) {
+  let thread: Worker | null = null;
+  let nextId = 0;
+  const waiting = new Map<number, { resolve: (written: number) => void; reject: (error: Error) => void }>();
+
+  function failAll(error: Error): void {
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  }
+
+  function started(): Worker {
+    if (thread) return thread;
+    const worker = startThread(new URL('./pixel-writer.ts', import.meta.url), { data });
+    // The buffer's own stop ends it; it never keeps the process alive by itself.
+    worker.unref();
+    worker.on('message', (reply: WriterReply) => {
+      const request = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      if ('error' in reply) request?.reject(new Error(reply.error));
+      else request?.resolve(reply.written);
+    });
+    worker.on('error', (error) => logger.error({ err: error }, 'the statics.png writer thread failed; a new one takes over'));
+    worker.on('exit', () => {
+      if (thread === worker) thread = null;
+      failAll(new Error('the statics.png writer thread ended'));
+    });
+    thread = worker;
+    return worker;
+  }
+
+  return {
+    write(batch: ArrivedHit[], users: UsersByToken): Promise<number> {
+      const id = nextId++;
+      return new Promise<number>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        started().postMessage({ id, batch, users: [...users] } satisfies WriterRequest);
+      });
+    },
+    /** Closes its connections and ends the thread, once nothing is being written. */
+    async close(): Promise<void> {
+      const worker = thread;
+      if (!worker) return;
+      thread = null;
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage({ close: true } satisfies WriterRequest);
+      await exited;
+    },
+  };
 }

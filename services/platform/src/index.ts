@@ -15,6 +15,7 @@ export * from './mail/mailer.ts';
 export * from './validation.ts';
 export type {} from './http/express-request.ts';
 export * from './ttl-cache.ts';
+export { startThread } from './threads.ts';
 export * from './http/internal-http.ts';
 export { createGatewayApp, type GatewayOptions } from './http/gateway-app.ts';
 export { createServiceApp } from './http/service-app.ts';

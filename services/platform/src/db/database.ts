@@ -18,6 +18,8 @@ export interface RawSession {
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Executor;
+  /** A real server's address, for a worker thread that opens connections of its own to the same database. */
+  readonly connectionString?: string;
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   rawTransaction<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   /** Calls `onNotify` on NOTIFY of `channel`; resolves to an unsubscribe function. */

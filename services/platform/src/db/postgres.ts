@@ -13,6 +13,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   const db = drizzle({ client: pool }) as unknown as Executor;
   return {
     kind: 'postgres',
+    connectionString: url,
     db,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Executor)),
     async rawTransaction(fn) {
