@@ -32,8 +32,9 @@ export interface ArrivedFields {
  */
 export const line = (value: string | string[] | undefined, max: number): string => (typeof value === 'string' && !value.includes('\n') ? value.slice(0, max) : '');
 
+/** Joined into one flat string, which holds on to nothing of the request it came from. */
 export const arrivedHit = (hit: ArrivedFields): ArrivedHit =>
-  `${hit.token}\n${hit.at}\n${hit.address}\n${hit.query}\n${hit.userAgent}\n${hit.referrerToken}\n${hit.fbclid}\n${hit.ttclid}\n${hit.traceparent}`;
+  [hit.token, hit.at, hit.address, hit.query, hit.userAgent, hit.referrerToken, hit.fbclid, hit.ttclid, hit.traceparent].join('\n');
 
 function fieldsOf(hit: ArrivedHit): ArrivedFields {
   const [token = '', at = '0', address = '', query = '', userAgent = '', referrerToken = '', fbclid = '', ttclid = '', traceparent = ''] = hit.split('\n');
