@@ -68,8 +68,8 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   // On a real server a thread of its own reads and writes the batches, on connections of its own:
   // this thread, answering every request, only copies each one out. An embedded database lives in
   // this thread, and so does its writing.
-  const recorder = hitRecorder(ipKey);
   const writer = database.connectionString ? writerThread({ connectionString: database.connectionString, ipKey }, logger) : null;
+  const recorder = writer ? null : hitRecorder(ipKey);
   const pending: ArrivedHit[] = [];
   const counts = new Map<string, number>();
   let minute = 0;
@@ -163,7 +163,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       // Whoever cannot be told (the user service is down) is recorded as nobody, not guessed.
       users.set(token, await authenticate(token).catch(() => null));
     }
-    const count = writer ? await writer.write(batch, users) : await recorder.write(database, batch, users);
+    const count = writer ? await writer.write(batch, users) : await recorder!.write(database, batch, users);
     pending.splice(0, batch.length);
     ignored.inc(batch.length - count);
     written.inc(count);
