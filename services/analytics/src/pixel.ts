@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Worker } from 'node:worker_threads';
 import proxyAddr from 'proxy-addr';
 import { Counter, Gauge } from 'prom-client';
-import { serverSecret, startThread, type Authenticate, type Edge, type Logger, type Platform } from '@cliffhanger/platform';
+import { serverSecret, startThread, type Authenticate, type Database, type Edge, type Logger, type Platform } from '@cliffhanger/platform';
 import { arrivedHit, hitRecorder, line, MAX_COUNTED_ADDRESSES, tokenOf, type ArrivedHit, type UsersByToken } from './pixel-hits.ts';
 import type { WriterData, WriterReply, WriterRequest } from './pixel-writer.ts';
 
@@ -68,8 +68,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   // On a real server a thread of its own reads and writes the batches, on connections of its own:
   // this thread, answering every request, only copies each one out. An embedded database lives in
   // this thread, and so does its writing.
-  const writer = database.connectionString ? writerThread({ connectionString: database.connectionString, ipKey }, logger) : null;
-  const recorder = writer ? null : hitRecorder(ipKey);
+  const writer = database.connectionString ? writerThread({ connectionString: database.connectionString, ipKey }, logger) : inThisThread(database, ipKey);
   const pending: ArrivedHit[] = [];
   const counts = new Map<string, number>();
   let minute = 0;
@@ -144,7 +143,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   async function drain(): Promise<void> {
     try {
       while (pending.length > 0) {
-        await writeBatch(pending.slice(0, writer ? WRITER_BATCH : BATCH));
+        await writeBatch(pending.slice(0, writer.batchSize));
         // Between batches, the requests waiting: an embedded database works on this process's thread.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -163,7 +162,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       // Whoever cannot be told (the user service is down) is recorded as nobody, not guessed.
       users.set(token, await authenticate(token).catch(() => null));
     }
-    const count = writer ? await writer.write(batch, users) : await recorder!.write(database, batch, users);
+    const count = await writer.write(batch, users);
     pending.splice(0, batch.length);
     ignored.inc(batch.length - count);
     written.inc(count);
@@ -190,7 +189,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       timer = null;
       await writing;
       await writeOut();
-      await writer?.close();
+      await writer.close();
       if (pending.length > 0) {
         logger.error({ lost: pending.length }, 'statics.png hits could not be written before shutdown');
         dropped.inc(pending.length);
@@ -208,11 +207,25 @@ function trustOf(setting: number | string[] | false): (address: string, hop: num
   return proxyAddr.compile(setting);
 }
 
+/** Writes batches of hits: answers how many were written (the rest named no event). */
+interface HitWriter {
+  /** The most hits one write takes. */
+  batchSize: number;
+  write(batch: ArrivedHit[], users: UsersByToken): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** On PGlite, which lives in this thread: a write at a time, between requests, of at most BATCH hits. */
+function inThisThread(database: Database, ipKey: Uint8Array): HitWriter {
+  const recorder = hitRecorder(ipKey);
+  return { batchSize: BATCH, write: (batch, users) => recorder.write(database, batch, users), close: async () => {} };
+}
+
 /**
  * The pixel's writer thread (pixel-writer.ts), started with the first batch and again after it
  * died: a batch handed to it is written when its promise resolves, and stays in the buffer until then.
  */
-function writerThread(data: WriterData, logger: Logger) {
+function writerThread(data: WriterData, logger: Logger): HitWriter {
   let thread: Worker | null = null;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (written: number) => void; reject: (error: Error) => void }>();
@@ -243,7 +256,8 @@ function writerThread(data: WriterData, logger: Logger) {
   }
 
   return {
-    write(batch: ArrivedHit[], users: UsersByToken): Promise<number> {
+    batchSize: WRITER_BATCH,
+    write(batch, users) {
       const id = nextId++;
       return new Promise<number>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
@@ -251,7 +265,7 @@ function writerThread(data: WriterData, logger: Logger) {
       });
     },
     /** Closes its connections and ends the thread, once nothing is being written. */
-    async close(): Promise<void> {
+    async close() {
       const worker = thread;
       if (!worker) return;
       thread = null;
