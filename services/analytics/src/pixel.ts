@@ -16,13 +16,19 @@ const PIXEL_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-/** Hits that start a write at once; a write takes up to this many on PGlite, which works in this thread. */
+/** Hits that start a write at once on PGlite, and the most one write takes there: it works in this thread. */
 const BATCH = 500;
 /**
- * Hits a write takes on PostgreSQL: the writer thread writes one batch at a time, and what came in
- * meanwhile goes in the next, so under load fewer, larger transactions keep up with more hits.
+ * Hits that start a write at once on PostgreSQL, through the writer thread; fewer wait for
+ * `PIXEL_FLUSH_MS`. A transaction costs the thread and the server far more than a hit in it, so
+ * under load a write waits for this many instead of taking the few that came in during the last.
  */
+const WRITER_FULL_BATCH = 2_000;
+/** The most hits one write takes through the writer thread: what piled up while it was down or slow. */
 const WRITER_BATCH = 5_000;
+
+/** Hits that start a write at once: a full batch, for the writer this database gets. */
+export const fullBatchFor = (database: Pick<Database, 'connectionString'>): number => (database.connectionString ? WRITER_FULL_BATCH : BATCH);
 
 /** The longest query kept: room for every field the hit can hold (20 parameters of 200 characters). */
 const MAX_QUERY = 8_000;
@@ -112,7 +118,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
     buffered.set(pending.length);
     // A full batch is written at once (a busy pixel would otherwise fill its buffer between
     // flushes); a lone hit waits for the flush, and after a failure the backoff decides.
-    if (pending.length >= BATCH && failures === 0 && !writing) {
+    if (pending.length >= writer.fullBatch && failures === 0 && !writing) {
       if (timer) clearTimeout(timer);
       timer = null;
       void writeOut();
@@ -130,7 +136,10 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
     timer.unref();
   }
 
-  /** Writes the buffer in batches until it is empty or the database fails; one writer at a time. */
+  /**
+   * Writes full batches until fewer than a full one wait (the flush timer takes those), the whole
+   * buffer once stopping, or until the database fails; one writer at a time.
+   */
   function writeOut(): Promise<void> {
     writing ??= drain().finally(() => {
       writing = null;
@@ -143,9 +152,11 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   async function drain(): Promise<void> {
     try {
       while (pending.length > 0) {
+        // The first write takes what is there: a full batch, or the flush timer's few.
         await writeBatch(pending.slice(0, writer.batchSize));
         // Between batches, the requests waiting: an embedded database works on this process's thread.
         await new Promise((resolve) => setImmediate(resolve));
+        if (!stopped && pending.length < writer.fullBatch) break;
       }
       failures = 0;
     } catch (error) {
@@ -209,21 +220,24 @@ function trustOf(setting: number | string[] | false): (address: string, hop: num
 
 /** Writes batches of hits: answers how many were written (the rest named no event). */
 interface HitWriter {
+  /** Hits that start a write at once; fewer wait for the flush. */
+  fullBatch: number;
   /** The most hits one write takes. */
   batchSize: number;
   write(batch: ArrivedHit[], users: UsersByToken): Promise<number>;
   close(): Promise<void>;
 }
 
-/** On PGlite, which lives in this thread: a write at a time, between requests, of at most BATCH hits. */
+/** On PGlite, which lives in this thread: a write at a time, between requests, of BATCH hits at most. */
 function inThisThread(database: Database, ipKey: Uint8Array): HitWriter {
   const recorder = hitRecorder(ipKey);
-  return { batchSize: BATCH, write: (batch, users) => recorder.write(database, batch, users), close: async () => {} };
+  return { fullBatch: fullBatchFor(database), batchSize: BATCH, write: (batch, users) => recorder.write(database, batch, users), close: async () => {} };
 }
 
 /**
- * The pixel's writer thread (pixel-writer.ts), started with the first batch and again after it
- * died: a batch handed to it is written when its promise resolves, and stays in the buffer until then.
+ * The pixel's writer thread (pixel-writer.ts), started with the edge (loading it takes a moment in
+ * which a busy pixel would fill its buffer) and again with the next batch after it died: a batch
+ * handed to it is written when its promise resolves, and stays in the buffer until then.
  */
 function writerThread(data: WriterData, logger: Logger): HitWriter {
   let thread: Worker | null = null;
@@ -255,7 +269,9 @@ function writerThread(data: WriterData, logger: Logger): HitWriter {
     return worker;
   }
 
+  started();
   return {
+    fullBatch: fullBatchFor(data),
     batchSize: WRITER_BATCH,
     write(batch, users) {
       const id = nextId++;

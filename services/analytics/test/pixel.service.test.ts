@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openPostgres, platformMigrations, queryRows, type Edge, type Platform } from '@cliffhanger/platform';
 import { eventually, freePort, openTestPlatform, outboxEvents, realDatabaseUrl, stopPlatform } from '@cliffhanger/platform/testing';
-import { createPixelEdge, PIXEL_PNG } from '../src/pixel.ts';
+import { createPixelEdge, fullBatchFor, PIXEL_PNG } from '../src/pixel.ts';
 
 // The pixel edge on its own HTTP server and a real database (PGlite, or PostgreSQL in npm test's
 // second pass): what it answers, what it keeps, and what it does when the database is away.
@@ -136,12 +136,14 @@ describe('statics.png at the edge', () => {
     const many = { ...platform, config: { ...platform.config, RATE_LIMIT_PIXEL_PER_MINUTE: 10_000 } };
     const edge = createPixelEdge({ platform: many, authenticate, flushMs: 600_000 });
     const site = await serve(edge);
-    for (let i = 0; i < 499; i++) await fetch(`${site.url}?event=busy-${i}`);
+    // 500 on PGlite, written in this thread; 2,000 on PostgreSQL, through the writer thread.
+    const full = fullBatchFor(platform.database);
+    for (let i = 0; i < full - 1; i++) await fetch(`${site.url}?event=busy-${i}`);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await hits()).toHaveLength(0);
-    await fetch(`${site.url}?event=busy-499`);
-    const written = await eventually(async () => ((await hits()).length === 500 ? hits() : null), 30_000, 'the full batch');
-    expect(written.map((hit) => hit.data.event)).toEqual(Array.from({ length: 500 }, (_, i) => `busy-${i}`));
+    await fetch(`${site.url}?event=busy-${full - 1}`);
+    const written = await eventually(async () => ((await hits()).length === full ? hits() : null), 30_000, 'the full batch');
+    expect(written.map((hit) => hit.data.event)).toEqual(Array.from({ length: full }, (_, i) => `busy-${i}`));
     const rows = await queryRows<{ n: number }>(platform.database.db, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
     expect(rows).toEqual([{ n: 1 }]);
     await site.close();
