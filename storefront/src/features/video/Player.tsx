@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Subtitle } from '../../api/types';
 import { useT } from '../../i18n/I18nProvider';
-import { attachStream, preloadStream } from './attachStream';
+import { attachStream, PLAYING_BUFFER_SECONDS, STANDBY_BUFFER_SECONDS, type StreamHandle } from './attachStream';
 import { startPlaybackSession } from './playbackQuality';
-import { playerBox } from './startRung';
 import { PlayerControls } from './PlayerControls';
 import { SubtitleMenu } from './SubtitleMenu';
 import { htmlLangOf, useSubtitles } from './useSubtitles';
@@ -12,7 +11,7 @@ import { useSwipe } from './useSwipe';
 interface PlayerProps {
   /** The HLS master playlist; absent while the episode loads, is locked or is being prepared. */
   url?: string;
-  /** The master playlist played next (a swipe away): its start is preloaded once this one plays. */
+  /** The master playlist played next (a swipe away): it stands by, its start buffered, once this one plays. */
   preloadUrl?: string;
   /** What the playback quality report of the source is about. */
   videoId: string;
@@ -38,7 +37,19 @@ const NO_SUBTITLES: Subtitle[] = [];
 export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 0, subtitles = NO_SUBTITLES, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition }: PlayerProps) {
   const t = useT();
   const stage = useRef<HTMLDivElement>(null);
+  // Two elements take turns: the one playing (`video`, first in the page), and the standby, hidden,
+  // holding the next episode attached and its start buffered, so that a swipe only shows and plays it.
   const video = useRef<HTMLVideoElement>(null);
+  const standbyVideo = useRef<HTMLVideoElement>(null);
+  const [activeSlot, setActiveSlot] = useState<0 | 1>(0);
+  const standby = useRef<{ url: string; handle: StreamHandle } | null>(null);
+  const [shownUrl, setShownUrl] = useState(url);
+  if (url !== shownUrl) {
+    // The standby holds this source: it becomes the player in this very render (no frame of the
+    // element it replaces is shown twice), and the one playing becomes the standby.
+    setShownUrl(url);
+    if (url && standby.current?.url === url) setActiveSlot((slot) => (slot === 0 ? 1 : 0));
+  }
   const [playing, setPlaying] = useState(false);
   const [buffering, setBuffering] = useState(true);
   const [failed, setFailed] = useState(false);
@@ -57,7 +68,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
     setFailed(false);
     setBuffering(true);
     setTime(0);
-    let handle: { destroy: () => void } | null = null;
+    let handle: StreamHandle | null = null;
     let cancelled = false;
     // One quality report per source: it ends with this effect (next episode, retry, leaving the page).
     const session = startPlaybackSession(element, { videoId, episodeId });
@@ -84,14 +95,27 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       if (startAt < element.duration - 3) element.currentTime = startAt;
       start();
     };
-    if (resumes) element.addEventListener('loadedmetadata', onMetadata, { once: true });
-    attachStream(element, url, fail)
-      .then((attached) => {
-        if (cancelled) return attached.destroy();
-        handle = attached;
-        if (!resumes) start();
-      })
-      .catch(() => fail('playerLoadError'));
+    const waiting = standby.current;
+    if (waiting?.url === url && attempt === 0) {
+      // Swiped to the episode standing by: attached, its start buffered; it plays at once.
+      standby.current = null;
+      handle = waiting.handle;
+      handle.bufferAhead(PLAYING_BUFFER_SECONDS);
+      // Sound as the viewer had it on the element it replaces.
+      element.muted = muted;
+      if (resumes && element.readyState >= HTMLMediaElement.HAVE_METADATA) onMetadata();
+      else if (resumes) element.addEventListener('loadedmetadata', onMetadata, { once: true });
+      else start();
+    } else {
+      if (resumes) element.addEventListener('loadedmetadata', onMetadata, { once: true });
+      attachStream(element, url, fail)
+        .then((attached) => {
+          if (cancelled) return attached.destroy();
+          handle = attached;
+          if (!resumes) start();
+        })
+        .catch(() => fail('playerLoadError'));
+    }
     return () => {
       cancelled = true;
       element.removeEventListener('loadedmetadata', onMetadata);
@@ -101,20 +125,41 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
     // startAt applies to the source it came with, not to later resume updates.
   }, [url, attempt]);
 
-  // Once this episode plays, the next one's playlists and first segments come into the browser's
-  // cache, so a swipe starts it without waiting for the network.
+  // Once this episode plays, the next one is attached to the standby element and buffers its start
+  // (a few seconds), paused: a swipe then shows it and plays, with no playlist or segment to wait for.
   useEffect(() => {
     const element = video.current;
-    if (!element || !url || !preloadUrl || preloadUrl === url) return;
-    const controller = new AbortController();
-    const preload = () => void preloadStream(preloadUrl, playerBox(element), controller.signal).catch(() => undefined);
-    if (element.currentTime > 0 && !element.paused) preload();
-    else element.addEventListener('playing', preload, { once: true });
-    return () => {
-      element.removeEventListener('playing', preload);
-      controller.abort();
+    const spare = standbyVideo.current;
+    const current = standby.current;
+    if (current && current.url !== preloadUrl) {
+      current.handle.destroy();
+      standby.current = null;
+    }
+    if (!element || !spare || !url || !preloadUrl || preloadUrl === url || standby.current) return;
+    let cancelled = false;
+    const prepare = () => {
+      attachStream(spare, preloadUrl, () => undefined, STANDBY_BUFFER_SECONDS)
+        .then((handle) => {
+          if (cancelled) handle.destroy();
+          else standby.current = { url: preloadUrl, handle };
+        })
+        .catch(() => undefined);
     };
-  }, [url, preloadUrl]);
+    if (element.currentTime > 0 && !element.paused) prepare();
+    else element.addEventListener('playing', prepare, { once: true });
+    return () => {
+      cancelled = true;
+      element.removeEventListener('playing', prepare);
+    };
+  }, [url, preloadUrl, activeSlot]);
+
+  useEffect(
+    () => () => {
+      standby.current?.handle.destroy();
+      standby.current = null;
+    },
+    [],
+  );
 
   const revealControls = () => {
     setControlsShown(true);
@@ -192,33 +237,41 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       onMouseMove={revealControls}
       {...swipe}
     >
-      <video
-        ref={video}
-        className="player__video"
-        poster={poster}
-        playsInline
-        preload="metadata"
-        data-testid="player-video"
-        onPlay={() => {
-          setPlaying(true);
-          revealControls();
-        }}
-        onPause={() => setPlaying(false)}
-        onWaiting={() => setBuffering(true)}
-        onPlaying={() => setBuffering(false)}
-        onCanPlay={() => setBuffering(false)}
-        onTimeUpdate={(event) => {
-          setTime(event.currentTarget.currentTime);
-          onPosition(event.currentTarget.currentTime);
-        }}
-        onDurationChange={(event) => setDuration(event.currentTarget.duration || 0)}
-        onEnded={onEnded}
-        onError={() => setFailed(true)}
-      >
-        {subtitles.map((subtitle) => (
-          <track key={subtitle.url} kind="subtitles" src={subtitle.url} srcLang={htmlLangOf(subtitle.lang)} label={subtitle.label} data-subtitle={subtitle.lang} />
-        ))}
-      </video>
+      {([activeSlot, activeSlot === 0 ? 1 : 0] as const).map((slot) =>
+        slot === activeSlot ? (
+          <video
+            key={slot}
+            ref={video}
+            className="player__video"
+            poster={poster}
+            playsInline
+            preload="metadata"
+            data-testid="player-video"
+            onPlay={() => {
+              setPlaying(true);
+              revealControls();
+            }}
+            onPause={() => setPlaying(false)}
+            onWaiting={() => setBuffering(true)}
+            onPlaying={() => setBuffering(false)}
+            onCanPlay={() => setBuffering(false)}
+            onTimeUpdate={(event) => {
+              setTime(event.currentTarget.currentTime);
+              onPosition(event.currentTarget.currentTime);
+            }}
+            onDurationChange={(event) => setDuration(event.currentTarget.duration || 0)}
+            onEnded={onEnded}
+            onError={() => setFailed(true)}
+          >
+            {subtitles.map((subtitle) => (
+              <track key={subtitle.url} kind="subtitles" src={subtitle.url} srcLang={htmlLangOf(subtitle.lang)} label={subtitle.label} data-subtitle={subtitle.lang} />
+            ))}
+          </video>
+        ) : (
+          // The size of the player (so the stream starts on the rung it will play), never seen or heard.
+          <video key={slot} ref={standbyVideo} className="player__video player__video--standby" playsInline preload="metadata" aria-hidden="true" tabIndex={-1} />
+        ),
+      )}
       {!overlay && captions.active && captions.lines.length > 0 && (
         <div className="player__captions" lang={htmlLangOf(captions.active.lang)} data-testid="player-captions">
           {captions.lines.map((line, i) => (

@@ -1,9 +1,16 @@
 import hlsWorker from 'hls.js/dist/hls.worker.js?url';
-import { parseMasterPlaylist, playerBox, rememberBandwidth, rememberedBandwidth, startVariant, type PlayerBox } from './startRung';
+import { playerBox, rememberBandwidth, rememberedBandwidth, startVariant } from './startRung';
 
 export interface StreamHandle {
+  /** How far ahead of the playhead to buffer, in seconds: a standby stream asks for its start only. */
+  bufferAhead: (seconds: number) => void;
   destroy: () => void;
 }
+
+/** Seconds buffered ahead while playing. */
+export const PLAYING_BUFFER_SECONDS = 20;
+/** Seconds a standby stream (the next episode, a swipe away) buffers: its first segments. */
+export const STANDBY_BUFFER_SECONDS = 4;
 
 // The full build: the light one leaves out alternate renditions, and ladders share one audio
 // rendition across their rungs (an EXT-X-MEDIA audio group) that it would not play.
@@ -26,23 +33,27 @@ export function preloadPlayer(): void {
  * player's size, and remembers what this one measures. `onFatal` gets hls.js's error type once its one
  * recovery attempt per kind has failed.
  */
-export async function attachStream(video: HTMLVideoElement, url: string, onFatal: (errorType: string) => void): Promise<StreamHandle> {
-  if (!hasMse() && video.canPlayType('application/vnd.apple.mpegurl')) {
+export async function attachStream(
+  video: HTMLVideoElement,
+  url: string,
+  onFatal: (errorType: string) => void,
+  bufferSeconds = PLAYING_BUFFER_SECONDS,
+): Promise<StreamHandle> {
+  // The browser's own HLS buffers as it sees fit.
+  const native = (): StreamHandle => {
     video.src = url;
-    return { destroy: () => video.removeAttribute('src') };
-  }
+    return { bufferAhead: () => undefined, destroy: () => video.removeAttribute('src') };
+  };
+  if (!hasMse() && video.canPlayType('application/vnd.apple.mpegurl')) return native();
   const { default: Hls } = await loadHls();
-  if (!Hls.isSupported()) {
-    video.src = url;
-    return { destroy: () => video.removeAttribute('src') };
-  }
+  if (!Hls.isSupported()) return native();
   const bandwidth = rememberedBandwidth();
   const hls = new Hls({
     // hls.js's module build has no worker of its own: without its worker file, demuxing and
     // remuxing every segment runs on the main thread, long tasks that hold up taps while a video loads.
     workerPath: hlsWorker,
     capLevelToPlayerSize: true,
-    maxBufferLength: 20,
+    maxBufferLength: bufferSeconds,
     // Loading starts once the start rung is chosen (MANIFEST_PARSED), not on hls.js's own guess.
     autoStartLoad: false,
     ...(bandwidth !== null && { abrEwmaDefaultEstimate: bandwidth }),
@@ -61,6 +72,13 @@ export async function attachStream(video: HTMLVideoElement, url: string, onFatal
   });
   hls.on(Hls.Events.FRAG_BUFFERED, (_event, data) => {
     if (data.frag.type === 'main') rememberBandwidth(hls.bandwidthEstimate);
+    // A stream's first picture may come a few hundredths of a second after 0 (where its sound starts):
+    // one waiting paused (a standby) moves there now, so that its first frame is decoded before it
+    // plays, instead of hls.js skipping the gap a tick (100 ms) after play.
+    const { buffered } = video;
+    if (video.paused && buffered.length > 0 && video.currentTime < buffered.start(0) && buffered.start(0) - video.currentTime < 1) {
+      video.currentTime = buffered.start(0);
+    }
   });
   let recoveredMedia = false;
   let recoveredNetwork = false;
@@ -82,6 +100,11 @@ export async function attachStream(video: HTMLVideoElement, url: string, onFatal
   hls.once(Hls.Events.MEDIA_ATTACHED, () => hls.loadSource(url));
   hls.attachMedia(video);
   return {
+    // hls.js reads maxBufferLength at every buffer check: a standby stream that becomes the playing
+    // one buffers further ahead from its next check on.
+    bufferAhead: (seconds) => {
+      hls.config.maxBufferLength = seconds;
+    },
     destroy: () => {
       // The element at once, the instance a moment later: hls.js shares its transmuxing worker
       // between instances and ends it with the last one, so the next episode's, made right after,
@@ -92,34 +115,4 @@ export async function attachStream(video: HTMLVideoElement, url: string, onFatal
       window.setTimeout(() => hls.destroy(), WORKER_HANDOVER_MS);
     },
   };
-}
-
-/**
- * Fetches what `attachStream(url)` asks for first, into the browser's cache: the master playlist, the
- * start rung's playlist and first segment, and the audio rendition's. Segments are immutable and
- * playlists kept a minute (services/catalog media routes), so a swipe to this stream then starts
- * from cache instead of the network.
- */
-export async function preloadStream(url: string, box: PlayerBox | null, signal: AbortSignal): Promise<void> {
-  const masterUrl = new URL(url, window.location.href).href;
-  const { variants, audio } = parseMasterPlaylist(await textOf(masterUrl, signal), masterUrl);
-  const start = startVariant(variants, rememberedBandwidth(), box);
-  const playlists = [start?.url, audio[0]].filter((playlist): playlist is string => Boolean(playlist));
-  await Promise.all(
-    playlists.map(async (playlistUrl) => {
-      const segment = firstSegmentOf(await textOf(playlistUrl, signal), playlistUrl);
-      if (segment) await (await fetch(segment, { signal })).arrayBuffer();
-    }),
-  );
-}
-
-async function textOf(url: string, signal: AbortSignal): Promise<string> {
-  const response = await fetch(url, { signal });
-  if (!response.ok) throw new Error(`${response.status} for ${url}`);
-  return response.text();
-}
-
-function firstSegmentOf(playlist: string, playlistUrl: string): string | undefined {
-  const uri = playlist.split(/\r?\n/).map((line) => line.trim()).find((line) => line && !line.startsWith('#'));
-  return uri ? new URL(uri, playlistUrl).href : undefined;
 }

@@ -1,6 +1,6 @@
 /**
- * Which rung a stream starts on, decided the same way for the player and for the preload of the
- * next episode, so the segment preloaded is the very one the player asks for.
+ * Which rung a stream starts on (attachStream.ts), for the episode playing and for the next one
+ * standing by alike.
  */
 export interface Variant {
   url: string;
@@ -60,24 +60,4 @@ export function rememberBandwidth(bitsPerSecond: number, now = Date.now()): void
   } catch {
     // Without storage the next visit measures again, as a first visit does.
   }
-}
-
-/** The variants of a master playlist's text, their URLs resolved against `masterUrl`. */
-export function parseMasterPlaylist(text: string, masterUrl: string): { variants: Variant[]; audio: string[] } {
-  const lines = text.split(/\r?\n/).map((line) => line.trim());
-  const variants: Variant[] = [];
-  const audio: string[] = [];
-  lines.forEach((line, i) => {
-    if (line.startsWith('#EXT-X-MEDIA:') && /TYPE=AUDIO/.test(line)) {
-      const uri = /URI="([^"]+)"/.exec(line)?.[1];
-      if (uri) audio.push(new URL(uri, masterUrl).href);
-    }
-    if (!line.startsWith('#EXT-X-STREAM-INF:')) return;
-    const uri = lines.slice(i + 1).find((next) => next && !next.startsWith('#'));
-    const resolution = /RESOLUTION=(\d+)x(\d+)/.exec(line);
-    const bits = Number(/AVERAGE-BANDWIDTH=(\d+)/.exec(line)?.[1] ?? /[:,]BANDWIDTH=(\d+)/.exec(line)?.[1]);
-    if (!uri || !resolution || !(bits > 0)) return;
-    variants.push({ url: new URL(uri, masterUrl).href, width: Number(resolution[1]), height: Number(resolution[2]), bitsPerSecond: bits });
-  });
-  return { variants, audio };
 }

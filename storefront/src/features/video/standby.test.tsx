@@ -1,0 +1,76 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { I18nProvider } from '../../i18n/I18nProvider';
+import { Player } from './Player';
+
+// The browser's own HLS (as on an iPhone): each stream is the element's src, so what every element
+// holds can be read off it. jsdom plays nothing: play() only says it started.
+beforeEach(() => {
+  vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation((type) => (type === 'application/vnd.apple.mpegurl' ? 'maybe' : ''));
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const master = (episode: string) => `/media/g/grant/episodes/${episode}/hls/master.m3u8`;
+const srcOf = (element: Element | null) => (element as HTMLVideoElement | null)?.getAttribute('src') ?? null;
+
+function renderPlayer(url: string, preloadUrl?: string) {
+  const props = { videoId: 'grant', poster: '/cover.jpg', hasNext: true, hasPrevious: false, onNext: () => {}, onPrevious: () => {}, onEnded: () => {}, onPosition: () => {} };
+  const view = render(
+    <I18nProvider>
+      <Player {...props} url={url} preloadUrl={preloadUrl} episodeId={url} />
+    </I18nProvider>,
+  );
+  return {
+    ...view,
+    show: (next: string, nextPreload?: string) =>
+      view.rerender(
+        <I18nProvider>
+          <Player {...props} url={next} preloadUrl={nextPreload} episodeId={next} />
+        </I18nProvider>,
+      ),
+    standby: () => view.container.querySelector('.player__video--standby'),
+  };
+}
+
+describe('the next episode standing by', () => {
+  it('is attached to a second element once this one plays, and a swipe shows that very element', async () => {
+    const player = renderPlayer(master('e1'), master('e2'));
+    const first = await screen.findByTestId('player-video');
+    await waitFor(() => expect(srcOf(first)).toBe(master('e1')));
+    // Nothing for the next one while this one has not started: its start has the network to itself.
+    expect(srcOf(player.standby())).toBeNull();
+
+    act(() => void fireEvent.playing(first));
+    await waitFor(() => expect(srcOf(player.standby())).toBe(master('e2')));
+    const standing = player.standby()!;
+
+    player.show(master('e2'), master('e3'));
+    const playing = screen.getByTestId('player-video');
+    expect(playing).toBe(standing);
+    expect(srcOf(playing)).toBe(master('e2'));
+    // The playing video comes first in the page; the one it replaced lets its stream go and stands by.
+    expect(player.container.querySelector('video')).toBe(playing);
+    expect(player.standby()).toBe(first);
+    expect(srcOf(first)).toBeNull();
+
+    act(() => void fireEvent.playing(playing));
+    await waitFor(() => expect(srcOf(first)).toBe(master('e3')));
+  });
+
+  it('is let go when the viewer picks another episode, which starts on the playing element', async () => {
+    const player = renderPlayer(master('e1'), master('e2'));
+    const first = await screen.findByTestId('player-video');
+    act(() => void fireEvent.playing(first));
+    await waitFor(() => expect(srcOf(player.standby())).toBe(master('e2')));
+
+    player.show(master('e4'), master('e5'));
+    expect(screen.getByTestId('player-video')).toBe(first);
+    await waitFor(() => expect(srcOf(first)).toBe(master('e4')));
+    expect(srcOf(player.standby())).toBeNull();
+  });
+});
