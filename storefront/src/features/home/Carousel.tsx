@@ -76,7 +76,8 @@ export function Carousel({ title, items }: CarouselProps) {
       aria-label={title}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)}
+      // Focus anywhere inside (a slide's link) pauses it: the focus event does not bubble, so it is caught on the way down.
+      onFocusCapture={() => setPaused(true)}
       onTouchStart={() => setPaused(true)}
     >
       <h2 className="section-title carousel__title">{title}</h2>

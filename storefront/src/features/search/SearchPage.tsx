@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ChevronRightIcon, HistoryIcon, SearchIcon, TrashIcon } from '../../components/Icons';
 import { VideoTile } from '../../components/VideoTile';
@@ -19,6 +19,10 @@ export function SearchPage() {
   const preview = useSearchPreview(keyword);
   const popular = usePopularSeries();
   useDocumentTitle(t('nav.search'));
+  // The field takes the focus when the page opens, by a tap on the search button as on a first load
+  // (the autofocus attribute only counts for a document's first focus).
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
 
   const openResults = (value: string) => {
     const cleaned = value.trim();
@@ -47,11 +51,11 @@ export function SearchPage() {
           <SearchIcon size={18} />
           <span className="visually-hidden">{t('search.label')}</span>
           <input
+            ref={field}
             type="search"
             value={text}
             onChange={(event) => onChange(event.target.value)}
             placeholder={t('search.placeholder')}
-            autoFocus
             enterKeyHint="search"
             autoComplete="off"
           />

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order, Plan, User } from '../../api/types';
@@ -104,7 +104,7 @@ function renderAt(path: string) {
 }
 
 const calls = (method: string, path: string) => sent.filter((call) => call.method === method && call.path === path);
-const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
 
 function fillCard(overrides: Partial<Record<'Card number' | 'Expiry (MM/YY)' | 'CVV' | 'First name' | 'Last name', string>> = {}) {
   const values = { 'Card number': CARD, 'Expiry (MM/YY)': '12/34', CVV: '123', 'First name': 'Ada', 'Last name': 'Lovelace', ...overrides };
@@ -181,7 +181,7 @@ describe('paying by card on /order/easy', () => {
   it('makes the order, tokenizes the card with the provider, pays with the token only, and shows the coins bought', async () => {
     const router = renderAt('/order/easy?planId=coins-500');
     await screen.findByRole('button', { name: 'Pay $4.99' });
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ada@example.com');
+    await waitFor(() => expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ada@example.com'));
     fillCard();
     fireEvent.click(screen.getByRole('button', { name: 'Pay $4.99' }));
 

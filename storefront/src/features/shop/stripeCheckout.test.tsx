@@ -118,7 +118,7 @@ function renderAt(path: string) {
 }
 
 const calls = (method: string, path: string) => sent.filter((call) => call.method === method && call.path === path);
-const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
 const stripeScripts = () => document.querySelectorAll(`script[src="${STRIPE_JS_URL}"]`);
 
 async function openForm() {
@@ -150,13 +150,13 @@ describe('paying by card with Stripe configured', () => {
     vi.stubGlobal('Stripe', stripe.Stripe);
     const router = renderAt('/order/easy?planId=coins-500');
     const group = await screen.findByRole('group', { name: 'Card' });
+    await vi.waitFor(() => expect(stripe.card.mount).toHaveBeenCalledWith(group.querySelector('.stripe-card')));
     expect(stripe.Stripe).toHaveBeenCalledWith('pk_test_cliffhanger', { locale: 'en' });
     expect(stripe.create).toHaveBeenCalledWith('card', expect.any(Object));
-    expect(stripe.card.mount).toHaveBeenCalledWith(group.querySelector('.stripe-card'));
     expect(screen.queryByLabelText('Card number')).toBeNull();
     expect(screen.queryByLabelText('Expiry (MM/YY)')).toBeNull();
     expect(screen.queryByLabelText('CVV')).toBeNull();
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ada@example.com');
+    await vi.waitFor(() => expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ada@example.com'));
 
     const pay = await screen.findByRole('button', { name: 'Pay $4.99' });
     await vi.waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
@@ -242,7 +242,7 @@ describe('loading Stripe.js', () => {
   it('adds its script from js.stripe.com once, on this page, and mounts the card when it has loaded', async () => {
     renderAt('/order/easy?planId=coins-500');
     await screen.findByText('Loading the secure card field...');
-    expect(stripeScripts()).toHaveLength(1);
+    await vi.waitFor(() => expect(stripeScripts()).toHaveLength(1));
     expect((screen.getByRole('button', { name: 'Pay $4.99' }) as HTMLButtonElement).disabled).toBe(true);
 
     const stripe = fakeStripeJs();
@@ -256,6 +256,7 @@ describe('loading Stripe.js', () => {
   it('says so when it cannot load, and tries again on request', async () => {
     renderAt('/order/easy?planId=coins-500');
     await screen.findByText('Loading the secure card field...');
+    await vi.waitFor(() => expect(stripeScripts()).toHaveLength(1));
     stripeScripts()[0]!.dispatchEvent(new Event('error'));
     const group = screen.getByRole('group', { name: 'Card' });
     expect((await within(group).findByRole('alert')).textContent).toContain('We could not reach our payment provider.');

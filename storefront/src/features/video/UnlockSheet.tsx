@@ -33,13 +33,16 @@ export function UnlockSheet({ locked, episodeNumber, onClose }: UnlockSheetProps
   const bonus = Math.min(user?.bonusCoins ?? 0, balance);
   const enough = !shortage && balance >= price;
 
+  // Told once the unlock is made, even if the sheet is gone by then (the episode's refetch can close it
+  // first): per-call callbacks of mutate() would not run for an unmounted sheet. A failure shows in it.
   const unlockNow = () =>
-    unlock.mutate({ episodeId: locked.episodeId, videoId: locked.videoId, priceCoins: price }, {
-      onSuccess: () => {
+    unlock.mutateAsync({ episodeId: locked.episodeId, videoId: locked.videoId, priceCoins: price }).then(
+      () => {
         showToast(t('unlock.done'), 'success');
         onClose();
       },
-    });
+      () => undefined,
+    );
 
   return (
     <Sheet title={episodeNumber ? t('unlock.title', { n: episodeNumber }) : t('unlock.titleGeneric')} onClose={onClose}>

@@ -65,6 +65,7 @@ describe('the next episode standing by', () => {
   it('is let go when the viewer picks another episode, which starts on the playing element', async () => {
     const player = renderPlayer(master('e1'), master('e2'));
     const first = await screen.findByTestId('player-video');
+    await waitFor(() => expect(srcOf(first)).toBe(master('e1')));
     act(() => void fireEvent.playing(first));
     await waitFor(() => expect(srcOf(player.standby())).toBe(master('e2')));
 
