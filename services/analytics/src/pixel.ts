@@ -69,7 +69,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   const dropped = hits.labels('dropped');
   const ignored = hits.labels('ignored');
   const written = hits.labels('written');
-  const trusted = trustOf(config.TRUST_PROXY);
+  const addressOf = addressRule(config.TRUST_PROXY);
   const ipKey = Buffer.from(hkdfSync('sha256', serverSecret(config, 'MEDIA_SECRET'), '', 'cliffhanger statics.png address hash', 32));
   // On a real server a thread of its own reads and writes the batches, on connections of its own:
   // this thread, answering every request, only copies each one out. An embedded database lives in
@@ -97,7 +97,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
 
   function accept(req: IncomingMessage, rawQuery: string): void {
     const at = Date.now();
-    const address = proxyAddr(req, trusted);
+    const address = addressOf(req);
     if (overLimit(address, at)) return void limited.inc();
     if (pending.length >= config.PIXEL_BUFFER_HITS) return void dropped.inc();
     const { headers } = req;
@@ -211,11 +211,13 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   };
 }
 
-/** The same rule as the Express stack's `trust proxy` (TRUST_PROXY): hops, or proxy addresses. */
-function trustOf(setting: number | string[] | false): (address: string, hop: number) => boolean {
-  if (setting === false) return () => false;
-  if (typeof setting === 'number') return (_address, hop) => hop < setting;
-  return proxyAddr.compile(setting);
+/** The client's address by the same rule as the Express stack's `trust proxy` (TRUST_PROXY): hops, or proxy addresses. */
+function addressRule(setting: number | string[] | false): (req: IncomingMessage) => string {
+  // Trusting no proxy, it is the connection's: what proxy-addr answers too, after parsing every
+  // X-Forwarded-For entry of every request.
+  if (setting === false) return (req) => req.socket.remoteAddress ?? '';
+  const trusted = typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : proxyAddr.compile(setting);
+  return (req) => proxyAddr(req, trusted);
 }
 
 /** Writes batches of hits: answers how many were written (the rest named no event). */
