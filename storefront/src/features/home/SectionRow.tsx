@@ -1,11 +1,21 @@
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import type { HomeSection } from '../../api/types';
 import { ChevronRightIcon } from '../../components/Icons';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
 
-/** One category section of the home page: a swipeable row of posters and a link to all of them. */
-export function SectionRow({ section, eager }: { section: HomeSection; eager?: boolean }) {
+interface SectionRowProps {
+  section: HomeSection;
+  eager?: boolean;
+}
+
+/**
+ * One category section of the home page: a swipeable row of posters and a link to all of them.
+ * Drawn again only when its own list changes, not whenever the page does (another query answering,
+ * a chip chosen): a home page holds a hundred posters or more.
+ */
+export const SectionRow = memo(function SectionRow({ section, eager }: SectionRowProps) {
   const t = useT();
   const headingId = `section-${section.id}`;
   return (
@@ -29,4 +39,6 @@ export function SectionRow({ section, eager }: { section: HomeSection; eager?: b
       </ul>
     </section>
   );
-}
+},
+// The ranking rows are made afresh on every render of the page, around the same query data.
+(before, after) => before.eager === after.eager && before.section.id === after.section.id && before.section.title === after.section.title && before.section.items === after.section.items);
