@@ -34,6 +34,14 @@ const HIDE_CONTROLS_MS = 2800;
 const SEEK_STEP = 5;
 const NO_SUBTITLES: Subtitle[] = [];
 
+/** The next episode, attached to the standby element. */
+interface Standby {
+  url: string;
+  handle: StreamHandle;
+  /** Where its stream's fatal error goes: letting it go while it stands by, the player's once it plays. */
+  onFatal: (errorType: string) => void;
+}
+
 export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 0, subtitles = NO_SUBTITLES, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition }: PlayerProps) {
   const t = useT();
   const stage = useRef<HTMLDivElement>(null);
@@ -42,7 +50,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
   const video = useRef<HTMLVideoElement>(null);
   const standbyVideo = useRef<HTMLVideoElement>(null);
   const [activeSlot, setActiveSlot] = useState<0 | 1>(0);
-  const standby = useRef<{ url: string; handle: StreamHandle } | null>(null);
+  const standby = useRef<Standby | null>(null);
   const [shownUrl, setShownUrl] = useState(url);
   if (url !== shownUrl) {
     // The standby holds this source: it becomes the player in this very render (no frame of the
@@ -99,6 +107,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
     if (waiting?.url === url && attempt === 0) {
       // Swiped to the episode standing by: attached, its start buffered; it plays at once.
       standby.current = null;
+      waiting.onFatal = fail;
       handle = waiting.handle;
       handle.bufferAhead(PLAYING_BUFFER_SECONDS);
       // Sound as the viewer had it on the element it replaces.
@@ -138,10 +147,21 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
     if (!element || !spare || !url || !preloadUrl || preloadUrl === url || standby.current) return;
     let cancelled = false;
     const prepare = () => {
-      attachStream(spare, preloadUrl, () => undefined, STANDBY_BUFFER_SECONDS)
+      let waiting: Standby | null = null;
+      attachStream(spare, preloadUrl, (errorType) => waiting?.onFatal(errorType), STANDBY_BUFFER_SECONDS)
         .then((handle) => {
-          if (cancelled) handle.destroy();
-          else standby.current = { url: preloadUrl, handle };
+          if (cancelled) return handle.destroy();
+          const standing: Standby = {
+            url: preloadUrl,
+            handle,
+            // A stream that fails while it stands by is let go: a swipe then starts that episode afresh.
+            onFatal: () => {
+              if (standby.current === standing) standby.current = null;
+              handle.destroy();
+            },
+          };
+          waiting = standing;
+          standby.current = standing;
         })
         .catch(() => undefined);
     };
