@@ -10,7 +10,25 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // replaced by the pool; a busy one fails the query it was running, which its caller handles.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = drizzle({ client: pool }) as unknown as Executor;
+  const pooled = drizzle({ client: pool });
+  // drizzle's transaction on a pool sends BEGIN before its try: a BEGIN that fails (on a connection
+  // the server dropped while it sat idle in the pool) never gives its client back, and the pool is
+  // one connection smaller for good (close() then waits for it forever). Every transaction on the
+  // pool (this module's and a repository's `db.transaction`) takes its client here instead, always
+  // gives it back, and drops it when the connection is gone.
+  pooled.transaction = async (fn, config) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      return await drizzle({ client }).transaction(fn, config);
+    } catch (error) {
+      await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+  const db = pooled as unknown as Executor;
   return {
     kind: 'postgres',
     connectionString: url,
