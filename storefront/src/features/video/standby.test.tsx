@@ -1,41 +1,15 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { I18nProvider } from '../../i18n/I18nProvider';
-import { Player } from './Player';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { master, renderPlayer, stubPlayback } from './playerTesting';
 
 // The browser's own HLS (as on an iPhone): each stream is the element's src, so what every element
-// holds can be read off it. jsdom plays nothing: play() only says it started.
+// holds can be read off it.
+stubPlayback();
 beforeEach(() => {
   vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation((type) => (type === 'application/vnd.apple.mpegurl' ? 'maybe' : ''));
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
-  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
 });
 
-const master = (episode: string) => `/media/g/grant/episodes/${episode}/hls/master.m3u8`;
 const srcOf = (element: Element | null) => (element as HTMLVideoElement | null)?.getAttribute('src') ?? null;
-
-function renderPlayer(url: string, preloadUrl?: string) {
-  const props = { videoId: 'grant', poster: '/cover.jpg', hasNext: true, hasPrevious: false, onNext: () => {}, onPrevious: () => {}, onEnded: () => {}, onPosition: () => {} };
-  const view = render(
-    <I18nProvider>
-      <Player {...props} url={url} preloadUrl={preloadUrl} episodeId={url} />
-    </I18nProvider>,
-  );
-  return {
-    ...view,
-    show: (next: string, nextPreload?: string) =>
-      view.rerender(
-        <I18nProvider>
-          <Player {...props} url={next} preloadUrl={nextPreload} episodeId={next} />
-        </I18nProvider>,
-      ),
-    standby: () => view.container.querySelector('.player__video--standby'),
-  };
-}
 
 describe('the next episode standing by', () => {
   it('is attached to a second element once this one plays, and a swipe shows that very element', async () => {

@@ -1,7 +1,6 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { I18nProvider } from '../../i18n/I18nProvider';
-import { Player } from './Player';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { master, renderPlayer, stubPlayback } from './playerTesting';
 
 // hls.js's fatal errors, which jsdom cannot produce: every stream attached is recorded with the
 // callback its fatal error goes to.
@@ -15,37 +14,16 @@ vi.mock('./attachStream', async (original) => ({
   },
 }));
 
+stubPlayback();
 beforeEach(() => {
   attached.length = 0;
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
-  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
 });
 
-const master = (episode: string) => `/media/g/grant/episodes/${episode}/hls/master.m3u8`;
 const streamsOf = (url: string) => attached.filter((stream) => stream.url === url);
-
-function renderPlayer(url: string, preloadUrl: string) {
-  const props = { videoId: 'grant', poster: '/cover.jpg', hasNext: true, hasPrevious: false, onNext: () => {}, onPrevious: () => {}, onEnded: () => {}, onPosition: () => {} };
-  const view = render(
-    <I18nProvider>
-      <Player {...props} url={url} preloadUrl={preloadUrl} episodeId={url} />
-    </I18nProvider>,
-  );
-  return (next: string, nextPreload: string) =>
-    view.rerender(
-      <I18nProvider>
-        <Player {...props} url={next} preloadUrl={nextPreload} episodeId={next} />
-      </I18nProvider>,
-    );
-}
 
 /** Episode 1 plays and episode 2 stands by. */
 async function standingBy() {
-  const show = renderPlayer(master('e1'), master('e2'));
+  const { show } = renderPlayer(master('e1'), master('e2'));
   await waitFor(() => expect(streamsOf(master('e1'))).toHaveLength(1));
   act(() => void fireEvent.playing(screen.getByTestId('player-video')));
   await waitFor(() => expect(streamsOf(master('e2'))).toHaveLength(1));
