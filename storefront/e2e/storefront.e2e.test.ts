@@ -252,16 +252,20 @@ describe('the storefront against the real site', () => {
       ['pt', 'Início', 'pt'],
       ['en', 'Home', 'en'],
     ];
-    for (const [code, home, htmlLang] of homes) {
-      await chooser.selectOption(code);
-      await page.locator('.header__nav .header__link', { hasText: home }).first().waitFor();
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe(htmlLang);
+    try {
+      for (const [code, home, htmlLang] of homes) {
+        await chooser.selectOption(code);
+        await page.locator('.header__nav .header__link', { hasText: home }).first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe(htmlLang);
+      }
+      await chooser.selectOption('dy');
+      await page.reload();
+      await page.locator('.header__nav .header__link', { hasText: 'Startseite' }).first().waitFor();
+    } finally {
+      // The choice is remembered for the whole context: the tests after this one read English.
+      await page.evaluate(() => localStorage.setItem('cliffhanger.language', 'en'));
+      await page.close();
     }
-    await chooser.selectOption('dy');
-    await page.reload();
-    await page.locator('.header__nav .header__link', { hasText: 'Startseite' }).first().waitFor();
-    await page.getByTestId('language-chooser').selectOption('en');
-    await page.close();
   });
 
   it('shows the not-found page for any other path', async () => {

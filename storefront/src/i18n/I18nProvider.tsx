@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { readStored, STORAGE_KEYS, writeStored } from '../lib/storage';
 import type { MessageKey, Messages } from './en';
 import { htmlLangOf, loadLanguage, preferredLanguage, type LanguageCode } from './languages';
@@ -43,7 +43,9 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
   }, [initial, switchTo]);
 
   const language = loaded?.language;
-  useEffect(() => {
+  // Before the paint that shows the new texts (Preact runs plain effects a frame later), so that
+  // screen readers and the browser's hyphenation never read one language tagged as another.
+  useLayoutEffect(() => {
     if (language) document.documentElement.lang = htmlLangOf(language);
   }, [language]);
 
