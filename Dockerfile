@@ -48,6 +48,7 @@ COPY services services
 COPY gateway gateway
 COPY scripts scripts
 COPY --from=build /app/storefront/dist storefront/dist
+COPY --from=build /app/storefront/dist-ssr storefront/dist-ssr
 # DATA_DIR: scratch (uploads on their way in, transcodes in progress) and, without DATABASE_URL, PGlite.
 RUN mkdir -p /data && chown node:node /data
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data

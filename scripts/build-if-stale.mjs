@@ -6,6 +6,8 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../storefront');
 const built = path.join(root, 'dist', 'index.html');
+// The second half of the build (storefront/package.json): the gateway's renderer of first screens.
+const renderer = path.join(root, 'dist-ssr', 'entry-server.js');
 
 function newest(entry) {
   const stats = fs.statSync(entry);
@@ -14,7 +16,7 @@ function newest(entry) {
 }
 
 const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((name) => path.join(root, name)).filter(fs.existsSync);
-const stale = !fs.existsSync(built) || Math.max(...sources.map(newest)) > fs.statSync(built).mtimeMs;
+const stale = !fs.existsSync(built) || !fs.existsSync(renderer) || Math.max(...sources.map(newest)) > fs.statSync(built).mtimeMs;
 if (stale) {
   console.log('Building the storefront...');
   execFileSync('npm', ['run', 'build', '--workspace', 'storefront'], { stdio: 'inherit', cwd: path.dirname(root) });

@@ -45,35 +45,55 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
-  base: '/',
-  // JSX is compiled by Vite itself (tsconfig's "react-jsx", its runtime aliased to Preact's). No
-  // React fast refresh: under Preact it would take an edit and redraw nothing; an edit reloads the page.
-  plugins: [precompress()],
-  resolve: { alias: reactOnPreact },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    target: 'es2022',
-    // dist/.vite/manifest.json: which file holds which source (the bundle benchmark finds the texts of a language in it).
-    manifest: true,
-    // Every browser the site supports (ES2022) knows <link rel="modulepreload">: no polyfill in the first load.
-    modulePreload: { polyfill: false },
-    rolldownOptions: {
-      // React Router uses React's useOptimistic where React has it and its own fallback otherwise,
-      // as under Preact: the one import the build finds missing, on purpose.
-      onwarn(warning, warn) {
-        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
-        warn(warning);
+/** React Router uses React's useOptimistic where React has it and its own fallback otherwise, as under Preact: the one import the build finds missing, on purpose. */
+function withoutUseOptimistic(warning: { code?: string; message: string }, warn: (warning: never) => void): void {
+  if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
+  warn(warning as never);
+}
+
+/**
+ * Two builds: the browser's (dist/), and with `--ssr` the gateway's renderer of first screens
+ * (dist-ssr/entry-server.js, src/entry-server.tsx): one self-contained file, Preact and the libraries
+ * bundled in, so that React Router and TanStack Query render through Preact there too.
+ */
+export default defineConfig(({ isSsrBuild }) =>
+  isSsrBuild
+    ? {
+        resolve: { alias: reactOnPreact },
+        ssr: { noExternal: true },
+        publicDir: false,
+        build: {
+          outDir: 'dist-ssr',
+          emptyOutDir: true,
+          target: 'node20',
+          rolldownOptions: { onwarn: withoutUseOptimistic, output: { codeSplitting: false } },
+        },
+      }
+    : {
+        base: '/',
+        // JSX is compiled by Vite itself (tsconfig's "react-jsx", its runtime aliased to Preact's). No
+        // React fast refresh: under Preact it would take an edit and redraw nothing; an edit reloads the page.
+        plugins: [precompress()],
+        resolve: { alias: reactOnPreact },
+        build: {
+          outDir: 'dist',
+          emptyOutDir: true,
+          target: 'es2022',
+          // dist/.vite/manifest.json: which file holds which source (the bundle benchmark finds the texts of a language in it).
+          manifest: true,
+          // Every browser the site supports (ES2022) knows <link rel="modulepreload">: no polyfill in the first load.
+          modulePreload: { polyfill: false },
+          rolldownOptions: {
+            onwarn: withoutUseOptimistic,
+            // Everything "/" needs before its first render in one file (Preact, the router, the query
+            // client, the shell): one request, and one gzip stream that compresses better than a dozen
+            // small shared chunks (storefront/bench/bundle-size.mjs). Pages and languages stay apart.
+            output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
+          },
+        },
+        server: {
+          host: '127.0.0.1',
+          proxy: { '/api': gateway, '/media': gateway, '/sandbox': gateway },
+        },
       },
-      // Everything "/" needs before its first render in one file (Preact, the router, the query
-      // client, the shell): one request, and one gzip stream that compresses better than a dozen
-      // small shared chunks (storefront/bench/bundle-size.mjs). Pages and languages stay apart.
-      output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
-    },
-  },
-  server: {
-    host: '127.0.0.1',
-    proxy: { '/api': gateway, '/media': gateway, '/sandbox': gateway },
-  },
-});
+);

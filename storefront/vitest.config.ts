@@ -15,6 +15,6 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     // Bundled by vitest rather than loaded by Node, so that the alias reaches their imports of React.
-    server: { deps: { inline: ['preact', '@testing-library/react', 'react-router', 'react-router-dom', '@tanstack/react-query'] } },
+    server: { deps: { inline: ['preact', 'preact-render-to-string', '@testing-library/react', 'react-router', 'react-router-dom', '@tanstack/react-query'] } },
   },
 });

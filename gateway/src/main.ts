@@ -7,7 +7,7 @@ import type { CatalogPages } from '@cliffhanger/catalog';
 import { registry } from './registry.ts';
 import { storefrontHandler } from './storefront.ts';
 
-const storefrontDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../storefront/dist');
+const storefront = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../storefront');
 
 // `npm start`: the whole site in one process (TARGET=all), embedded defaults unless configured;
 // in the distributed deployment the same entry point runs one part, chosen by TARGET.
@@ -27,7 +27,13 @@ await orStop(() => parseTarget(registry, config.TARGET));
 const platform = await createPlatform(config);
 const { logger } = platform;
 const pages = (clientOf: ClientOf) =>
-  storefrontHandler(storefrontDist, { sentryDsn: config.SENTRY_DSN, publicUrl: config.PUBLIC_URL, catalog: clientOf<CatalogPages>('catalog') });
+  storefrontHandler(path.join(storefront, 'dist'), {
+    sentryDsn: config.SENTRY_DSN,
+    publicUrl: config.PUBLIC_URL,
+    catalog: clientOf<CatalogPages>('catalog'),
+    rendererFile: path.join(storefront, 'dist-ssr', 'entry-server.js'),
+    onRenderError: (error) => logger.error({ err: error }, 'the storefront renderer failed: pages go out undrawn'),
+  });
 const { listener, startBackground } = await orStop(() => composeTarget(platform, registry, { pages }));
 await startPlatform(platform);
 

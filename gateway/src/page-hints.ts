@@ -62,8 +62,11 @@ export function pageHints(distDir: string) {
     for (const imported of chunk.imports ?? []) collect(chunks, imported, scripts, styles);
   }
 
-  /** `page` is the built index.html: what it loads already needs no hint. */
-  return (pathname: string, acceptLanguage: string | undefined, page: string): string[] => {
+  /**
+   * `page` is the built index.html: what it loads already needs no hint. A page that arrives drawn
+   * (`drawn`) needs its chunks' styles before its first paint, as style sheets, not as hints.
+   */
+  return (pathname: string, acceptLanguage: string | undefined, page: string, { drawn = false } = {}): string[] => {
     const chunks = manifest();
     if (!chunks) return [];
     const scripts = new Set<string>();
@@ -73,7 +76,7 @@ export function pageHints(distDir: string) {
     if (landing) collect(chunks, landing.source, scripts, styles);
     const fresh = (file: string) => !page.includes(`/${file}"`);
     return [
-      ...[...styles].filter(fresh).map((file) => `<link rel="preload" as="style" crossorigin href="/${escapeMarkup(file)}" />`),
+      ...[...styles].filter(fresh).map((file) => (drawn ? `<link rel="stylesheet" crossorigin href="/${escapeMarkup(file)}" />` : `<link rel="preload" as="style" crossorigin href="/${escapeMarkup(file)}" />`)),
       ...[...scripts].filter(fresh).map((file) => `<link rel="modulepreload" crossorigin href="/${escapeMarkup(file)}" />`),
     ];
   };

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import type { CatalogPages } from '@cliffhanger/catalog';
+import type { CatalogPages, Homepage, SharedRankings } from '@cliffhanger/catalog';
 import { imageHint, pageHints } from './page-hints.ts';
 import { escapeMarkup, originOf, pageData, robotsTxt, seriesHead, siteDescriptionOf, SITEMAP_MAX_URLS, sitemapXml, withHead, type PageHead } from './seo.ts';
 
@@ -13,6 +14,25 @@ export interface StorefrontOptions {
   publicUrl?: string;
   /** Series pages get their title, description and cover in the served head, and the sitemap lists them. */
   catalog?: CatalogPages;
+  /**
+   * The storefront's renderer of first screens (storefront/dist-ssr/entry-server.js, built with the
+   * storefront): the home page arrives drawn from the data sent with it. Without it, the app's splash.
+   */
+  rendererFile?: string;
+  /** A renderer that could not load or could not draw a page: the page goes out undrawn, and this hears why. */
+  onRenderError?: (error: unknown) => void;
+}
+
+/** What the storefront's renderer draws a page from (storefront/src/api/pageFacts.ts): the same for every visitor. */
+interface PageFacts {
+  homepage?: Homepage;
+  rankings?: SharedRankings;
+}
+
+/** storefront/src/entry-server.tsx, as built. */
+interface Renderer {
+  renderPage(url: string, acceptLanguage: string | undefined, facts: PageFacts): Promise<{ html: string; htmlLang: string }>;
+  languageOf(acceptLanguage: string | undefined): string;
 }
 
 // A crawler that finds a new series within a minute is soon enough; the list is one query per minute at most.
@@ -21,6 +41,13 @@ const SITEMAP_CACHE_MS = 60_000;
 // rather than kept waiting on a slow catalog.
 const CATALOG_WAIT_MS = 1_000;
 const SERIES_PAGE = /^\/videos\/([^/]+)\/?$/;
+// The home page's ranking rows are this long (storefront/src/api/catalogQueries.ts, RANKING_ROW_SIZE).
+const RANKING_ROW_SIZE = 12;
+// Drawn pages kept for reuse: by address and language, while their data stays the same. Ad landings
+// carry a click id of their own each, so the number is bounded, the oldest dropped first.
+const RENDERED_PAGES_KEPT = 200;
+// index.html's #app, written on one line (storefront/index.html): what the drawn page replaces.
+const APP_ELEMENT = /<div id="app">[^\n]*<\/div>/;
 
 /**
  * Serves the built storefront: hashed assets cached for a year, index.html never cached, and
@@ -30,7 +57,7 @@ const SERIES_PAGE = /^\/videos\/([^/]+)\/?$/;
 export function storefrontHandler(distDir: string, options: StorefrontOptions = {}) {
   const runtime = options.sentryDsn ? [`<meta name="sentry-dsn" content="${escapeMarkup(options.sentryDsn)}" />`] : [];
   const indexFile = path.join(distDir, 'index.html');
-  const { catalog, publicUrl } = options;
+  const { catalog, publicUrl, rendererFile, onRenderError } = options;
   const hintsFor = pageHints(distDir);
   let listed: { ids: Promise<string[]>; until: number } | null = null;
 
@@ -75,13 +102,13 @@ export function storefrontHandler(distDir: string, options: StorefrontOptions = 
    * largest paint waits for (the series' cover; on the home page, the first featured series' cover).
    * `missing` when the series does not exist.
    */
-  async function factsOf(req: Request, page: string): Promise<{ head: PageHead | null; image?: string; missing?: boolean; data?: string }> {
+  async function factsOf(req: Request, page: string): Promise<{ head: PageHead | null; image?: string; missing?: boolean; facts?: PageFacts }> {
     if (!catalog) return { head: null };
     if (req.path === '/') {
-      const homepage = await inTime(catalog.homepage());
-      if (!homepage) return { head: null };
+      const [homepage, rankings] = await Promise.all([inTime(catalog.homepage()), inTime(catalog.sharedRankings(RANKING_ROW_SIZE))]);
+      if (!homepage || !rankings) return { head: null };
       // The same for every visitor: sent with the page, the first render shows it without another round trip.
-      return { head: null, image: homepage.carousel.items[0]?.cover || undefined, data: pageData('homepage', homepage) };
+      return { head: null, image: homepage.carousel.items[0]?.cover || undefined, facts: { homepage, rankings } };
     }
     const id = SERIES_PAGE.exec(req.path)?.[1];
     if (!id) return { head: null };
@@ -95,6 +122,51 @@ export function storefrontHandler(distDir: string, options: StorefrontOptions = 
     if (preview === undefined) return { head: null };
     if (preview === null) return { head: null, missing: true };
     return { head: seriesHead(originOf(req, publicUrl), preview, siteDescriptionOf(page)), image: preview.cover || undefined };
+  }
+
+  // The renderer, imported again only when a build replaces it (a module once imported stays in
+  // memory: a rebuild under a running gateway, in development, keeps the old one too).
+  let loadedRenderer: { mtimeMs: number; renderer: Promise<Renderer | null> } | null = null;
+  const renderer = (): Promise<Renderer | null> => {
+    if (!rendererFile) return Promise.resolve(null);
+    let mtimeMs: number;
+    try {
+      mtimeMs = fs.statSync(rendererFile).mtimeMs;
+    } catch {
+      return Promise.resolve(null);
+    }
+    if (loadedRenderer?.mtimeMs !== mtimeMs) {
+      const imported = import(`${pathToFileURL(rendererFile).href}?build=${mtimeMs}`) as Promise<Renderer>;
+      loadedRenderer = {
+        mtimeMs,
+        renderer: imported.catch((error: unknown) => {
+          onRenderError?.(error);
+          return null;
+        }),
+      };
+    }
+    return loadedRenderer.renderer;
+  };
+
+  const rendered = new Map<string, { data: string; html: string; htmlLang: string }>();
+  /** The page's first screen, drawn from its facts (`data` is them as sent); null when it cannot be. */
+  async function drawn(req: Request, facts: PageFacts, data: string): Promise<{ html: string; htmlLang: string } | null> {
+    const draw = await renderer();
+    if (!draw) return null;
+    const acceptLanguage = req.get('accept-language')?.slice(0, 500);
+    try {
+      const key = `${draw.languageOf(acceptLanguage)} ${req.originalUrl}`;
+      const kept = rendered.get(key);
+      if (kept?.data === data) return kept;
+      const page = await draw.renderPage(req.originalUrl, acceptLanguage, facts);
+      rendered.delete(key);
+      if (rendered.size >= RENDERED_PAGES_KEPT) rendered.delete(rendered.keys().next().value!);
+      rendered.set(key, { data, ...page });
+      return page;
+    } catch (error) {
+      onRenderError?.(error);
+      return null;
+    }
   }
 
   const assetsDir = path.join(distDir, 'assets');
@@ -148,17 +220,27 @@ export function storefrontHandler(distDir: string, options: StorefrontOptions = 
         return;
       }
       res.setHeader('Cache-Control', 'no-cache');
-      const { head, image, missing, data } = await factsOf(req, page);
+      const { head, image, missing, facts } = await factsOf(req, page);
       // No such series: the app shows its not-found page, and crawlers get a status that says so.
       if (missing) res.status(404);
+      const data = facts && pageData('page', facts);
+      const screen = facts && data ? await drawn(req, facts, data) : null;
       const extra = [
         ...(image ? [imageHint(image)] : []),
-        ...hintsFor(req.path, req.get('accept-language'), page),
+        ...hintsFor(req.path, req.get('accept-language'), page, { drawn: Boolean(screen) }),
         ...(missing ? ['<meta name="robots" content="noindex" />'] : []),
         ...(data ? [data] : []),
         ...runtime,
       ];
-      res.type('html').send(withHead(page, head, extra));
+      const served = withHead(page, head, extra);
+      res.type('html').send(
+        screen
+          ? served
+              .replace(/<html lang="[^"]*">/, `<html lang="${escapeMarkup(screen.htmlLang)}">`)
+              // A function, not a string: the markup's own "$" must not read as a replacement pattern.
+              .replace(APP_ELEMENT, () => `<div id="app" data-server-rendered>${screen.html}</div>`)
+          : served,
+      );
     },
   ];
 }

@@ -173,10 +173,12 @@ function dockerfileProblems(text: string, lock: Lock, packages = workspaceList):
   }
   const built = stages.find((stage) => stage.instructions.some((instruction) => instruction.keyword === 'RUN' && /\bnpm run build\b/.test(instruction.args)));
   for (const { workspace, built: isBuilt } of packages) {
-    // A workspace with a build (the storefront) is served from its dist; the others run from source.
-    const needed = isBuilt ? `${workspace}/dist` : workspace;
-    const present = finalCopies.some((copy) => (needed === copy.placed || needed.startsWith(`${copy.placed}/`)) && (isBuilt ? copy.from === built?.name : copy.from === null));
-    if (!present) problems.push(`the final stage lacks ${needed}${isBuilt ? ' (copied from the stage that runs `npm run build`)' : ''}`);
+    // A workspace with a build (the storefront) is served from its dist, its first screens drawn by
+    // its dist-ssr; the others run from source.
+    for (const needed of isBuilt ? [`${workspace}/dist`, `${workspace}/dist-ssr`] : [workspace]) {
+      const present = finalCopies.some((copy) => (needed === copy.placed || needed.startsWith(`${copy.placed}/`)) && (isBuilt ? copy.from === built?.name : copy.from === null));
+      if (!present) problems.push(`the final stage lacks ${needed}${isBuilt ? ' (copied from the stage that runs `npm run build`)' : ''}`);
+    }
   }
   if (!finalCopies.some((copy) => copy.from === null && (copy.placed === 'scripts' || copy.placed === 'scripts/migrate.ts')))
     problems.push('the final stage lacks scripts/migrate.ts, which the migration Job and init containers run');
@@ -237,6 +239,9 @@ describe('Dockerfile', () => {
     ]);
     expect(dockerfileProblems(without('COPY --from=build /app/storefront/dist storefront/dist'), lock)).toEqual([
       'the final stage lacks storefront/dist (copied from the stage that runs `npm run build`)',
+    ]);
+    expect(dockerfileProblems(without('COPY --from=build /app/storefront/dist-ssr storefront/dist-ssr'), lock)).toEqual([
+      'the final stage lacks storefront/dist-ssr (copied from the stage that runs `npm run build`)',
     ]);
   });
 });

@@ -197,6 +197,10 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(sitemap).toContain(`${gateway}/videos/${videoId}</loc>`);
     const page = await fetch(`${gateway}/videos/${videoId}`).then((response) => response.text());
     expect(page).toContain('<meta property="og:title" content="Apart Together');
+    // And for the home page, which arrives drawn from the catalog's homepage and shared rankings.
+    const home = await fetch(`${gateway}/`, { headers: { accept: 'text/html' } }).then((response) => response.text());
+    expect(home).toContain('<div id="app" data-server-rendered>');
+    expect(home).toMatch(/"new":\{"items":\[[^\]]*"title":"Apart Together"/);
   }, 180_000);
 
   it('answers the pixel at the gateway, leaves the reports to the analytics process, and keeps unlock and the check-in behind the gateway', async () => {

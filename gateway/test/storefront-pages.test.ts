@@ -210,10 +210,16 @@ describe('the first load', () => {
     expect(page).not.toContain('en-6.js');
     expect(page).not.toContain('VideoPage-5.js');
 
-    const data = /<script type="application\/json" id="homepage-data">([^<]*)<\/script>/.exec(page)?.[1];
-    const homepage = JSON.parse(data!);
+    const data = /<script type="application\/json" id="page-data">([^<]*)<\/script>/.exec(page)?.[1];
+    const { homepage, rankings } = JSON.parse(data!);
     expect(homepage.carousel.items.map((item: { title: string }) => item.title)).toEqual(['The Heir Returns', HOSTILE]);
+    // The rows every viewer shares, as the home page asks for them; never one viewer's "continue".
+    expect(Object.keys(rankings).sort()).toEqual(['new', 'top', 'trending']);
+    expect(rankings.new).toMatchObject({ page: 1, size: 12, hasMore: false });
+    expect(rankings.new.items.map((item: { id: string }) => item.id).sort()).toEqual([ids.heir, ids[`it's-<b>&co`]].sort());
     expect(page).not.toContain('<script>alert');
+    // Without a renderer the page goes out undrawn, the app's splash in #app.
+    expect(page).toContain('<div id="app"></div>');
   });
 
   it('speaks English to a browser that asks for no language the site has', async () => {
@@ -226,7 +232,7 @@ describe('the first load', () => {
     const page = await (await html(`${site.url}/videos/heir`)).text();
     expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/VideoPage-5.js" />');
     expect(page).toMatch(/<link rel="preload" as="image" fetchpriority="high" href="\/media\/public\/covers\/heir-[0-9a-f]+\.jpg" \/>/);
-    expect(page).not.toContain('homepage-data');
+    expect(page).not.toContain('page-data');
   });
 
   it("serves a hashed file's brotli copy, or its gzip copy, cached for a year", async () => {
@@ -259,5 +265,82 @@ describe('the first load', () => {
     const plain = await get('identity');
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(await plain.text()).toBe(script);
+  });
+});
+
+describe('the home page drawn by the storefront\'s renderer', () => {
+  // A renderer as storefront/src/entry-server.tsx exports it, counting what it draws.
+  const rendererDir = tempDir('storefront-renderer-');
+  const renderer = (body: string) => {
+    const file = path.join(rendererDir, `renderer-${Math.random().toString(36).slice(2)}.mjs`);
+    fs.writeFileSync(file, body);
+    return file;
+  };
+  const drawing = renderer(`
+    globalThis.drawnPages = (globalThis.drawnPages ?? 0);
+    export const languageOf = (acceptLanguage) => (acceptLanguage ?? '').startsWith('es') ? 'es' : 'en';
+    export async function renderPage(url, acceptLanguage, facts) {
+      globalThis.drawnPages++;
+      return { html: '<main>' + languageOf(acceptLanguage) + ' ' + url + ' ' + facts.homepage.carousel.items.length + ' slides, $& kept, top ' + facts.rankings.top.size + '</main>', htmlLang: languageOf(acceptLanguage) };
+    }
+  `);
+  const failing = renderer(`
+    export const languageOf = () => 'en';
+    export async function renderPage() { throw new Error('a broken renderer'); }
+  `);
+  const errors: unknown[] = [];
+  const servers: Array<{ close(): void }> = [];
+  const serve = async (rendererFile: string) => {
+    const catalog = site.instances.get('catalog')!.client as CatalogPages;
+    const server = express().use(storefrontHandler(dist, { catalog, rendererFile, onRenderError: (error) => errors.push(error) })).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  afterAll(() => servers.forEach((server) => server.close()));
+  const drawn = () => (globalThis as { drawnPages?: number }).drawnPages ?? 0;
+
+  it('sends the first screen in #app, in the visitor\'s language, with the page\'s styles as style sheets', async () => {
+    const url = await serve(drawing);
+    const page = await (await html(`${url}/?fbclid=abc`, { 'accept-language': 'es-ES,es;q=0.9' })).text();
+    expect(page).toContain('<div id="app" data-server-rendered><main>es /?fbclid=abc 2 slides, $& kept, top 12</main></div>');
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/HomePage-4.css" />');
+    expect(page).not.toContain('as="style"');
+    // The data the screen was drawn from goes with it, for the app's first render.
+    expect(page).toContain('<script type="application/json" id="page-data">');
+    expect(errors).toEqual([]);
+  });
+
+  it('draws a page once for each address and language while its data stays the same', async () => {
+    const url = await serve(drawing);
+    const before = drawn();
+    for (let visit = 0; visit < 3; visit++) await (await html(`${url}/`, { 'accept-language': 'en-US' })).text();
+    expect(drawn() - before).toBe(1);
+    await (await html(`${url}/`, { 'accept-language': 'es' })).text();
+    await (await html(`${url}/?tab=browse`, { 'accept-language': 'en-US' })).text();
+    expect(drawn() - before).toBe(3);
+  });
+
+  it('draws only the home page: others go out with the splash', async () => {
+    const url = await serve(drawing);
+    const page = await (await html(`${url}/favorites`)).text();
+    expect(page).toContain('<div id="app"></div>');
+  });
+
+  it('sends the page undrawn when the renderer fails, and says why', async () => {
+    const url = await serve(failing);
+    const response = await html(`${url}/`);
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain('<div id="app"></div>');
+    expect(page).toContain('<link rel="preload" as="style" crossorigin href="/assets/HomePage-4.css" />');
+    expect(String(errors.at(-1))).toContain('a broken renderer');
+  });
+
+  it('sends the page undrawn when there is no renderer to load', async () => {
+    const url = await serve(path.join(rendererDir, 'never-built.mjs'));
+    const page = await (await html(`${url}/`)).text();
+    expect(page).toContain('<div id="app"></div>');
   });
 });

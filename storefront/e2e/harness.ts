@@ -44,14 +44,17 @@ async function freePort(): Promise<number> {
 
 let built = false;
 
-/** Builds storefront/dist from the current sources, as `npm start` does before it starts the gateway; once per run. */
+/** Builds storefront/dist and dist-ssr from the current sources, as `npm start` does before it starts the gateway; once per run. */
 function buildStorefront(): void {
   if (process.env.E2E_SKIP_BUILD === '1' || built) return;
   built = true;
-  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
-    cwd: join(REPO_ROOT, 'storefront'),
-    stdio: 'inherit',
-  });
+  // The browser's build, then the gateway's renderer of first screens (storefront/package.json, "build").
+  for (const args of [['build'], ['build', '--ssr', 'src/entry-server.tsx']]) {
+    execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'vite'), [...args, '--logLevel', 'warn'], {
+      cwd: join(REPO_ROOT, 'storefront'),
+      stdio: 'inherit',
+    });
+  }
 }
 
 /** The site's process is gone: waiting longer cannot help. */

@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, type ComponentChild } from 'preact';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { BrowserRouter, matchPath } from 'react-router-dom';
 import { catalogQueries } from './api/catalogQueries';
+import { fillQueries, type PageFacts } from './api/pageFacts';
 import { userQueries } from './api/userQueries';
 import { I18nProvider, startingLanguage } from './i18n/I18nProvider';
 import { htmlLangOf, loadLanguage } from './i18n/languages';
@@ -25,23 +26,29 @@ const queryClient = new QueryClient({
 });
 
 // What the first render needs all starts at once, instead of each piece once the one before has
-// arrived: the page's chunk, the visitor's language, the current user, and the page's own data; the
-// home page's data came with the page itself (gateway/src/storefront.ts).
+// arrived: the page's chunk, the visitor's language, the current user, and the page's own data. The
+// data every visitor shares came with the page (gateway/src/storefront.ts), and so, for the pages
+// the gateway draws (entry-server.tsx), did their markup: the first render below takes that markup
+// over node by node (Preact reuses the elements it finds in #app), so nothing is drawn twice.
 try {
-  const embedded = document.getElementById('homepage-data')?.textContent;
-  if (embedded) queryClient.setQueryData(catalogQueries.homepage().queryKey, JSON.parse(embedded));
+  const embedded = document.getElementById('page-data')?.textContent;
+  if (embedded) fillQueries(queryClient, JSON.parse(embedded) as PageFacts);
 } catch {
-  // Unreadable: the home page asks for its data itself.
+  // Unreadable: the page asks for its data itself.
 }
-preloadPage(window.location.pathname);
 void queryClient.prefetchQuery(userQueries.current());
 const series = matchPath('/videos/:id', window.location.pathname)?.params.id;
 if (series) void queryClient.prefetchQuery(catalogQueries.video(series));
-const initial = await loadLanguage(startingLanguage());
+const [initial] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
 document.documentElement.lang = htmlLangOf(initial.language);
 
-createRoot(document.getElementById('app')!).render(
-  <StrictMode>
+const app = document.getElementById('app')!;
+// Without the gateway's markup, #app holds the splash: nothing to take over.
+if (!app.hasAttribute('data-server-rendered')) app.textContent = '';
+// Preact's own render, not react-dom's createRoot (which empties the container first); its types
+// are Preact's, the elements the same.
+render(
+  (<StrictMode>
     <QueryClientProvider client={queryClient}>
       <I18nProvider initial={initial}>
         <BrowserRouter>
@@ -49,5 +56,6 @@ createRoot(document.getElementById('app')!).render(
         </BrowserRouter>
       </I18nProvider>
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>) as unknown as ComponentChild,
+  app,
 );

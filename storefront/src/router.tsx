@@ -1,4 +1,4 @@
-import { lazy, useLayoutEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, useLayoutEffect, type ComponentType } from 'react';
 import { matchPath, Route, Routes, useLocation } from 'react-router-dom';
 import { AppShell } from './components/AppShell';
 import { PageErrorBoundary } from './components/PageErrorBoundary';
@@ -8,13 +8,32 @@ type PageModule = Record<string, unknown>;
 
 interface PageRoute {
   path: string;
-  load: () => Promise<PageModule>;
-  Component: LazyExoticComponent<ComponentType>;
+  /** The page's module, loaded once. */
+  load: () => Promise<ComponentType>;
+  Component: ComponentType;
 }
 
-/** A route whose page module loads on demand; `name` is the component the module exports. */
-function page(path: string, load: () => Promise<PageModule>, name: string): PageRoute {
-  return { path, load, Component: lazy(async () => ({ default: (await load())[name] as ComponentType })) };
+/**
+ * A route whose page module loads on demand; `name` is the component the module exports. Once the
+ * module is here (main.tsx waits for the first page's), the page renders at once: a first render
+ * that suspended would leave the server's markup of the page (entry-server.tsx) for another pass.
+ */
+function page(path: string, importPage: () => Promise<PageModule>, name: string): PageRoute {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const load = () => {
+    loading ??= importPage().then(
+      (module) => (loaded = module[name] as ComponentType),
+      (error: unknown) => {
+        // A chunk that failed (a deploy replaced it, the network dropped) is asked for again next time.
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  const Lazy = lazy(async () => ({ default: await load() }));
+  return { path, load, Component: () => (loaded ? createElement(loaded) : createElement(Lazy)) };
 }
 
 // Declarative routes (<Routes>), not a data router: createBrowserRouter alone weighs 16 KB gzipped
@@ -77,8 +96,11 @@ export function AppRoutes() {
   );
 }
 
-/** Starts downloading the page a URL shows, before anything renders. */
-export function preloadPage(pathname: string): void {
-  const match = routes.flatMap((route) => route.children).find((route) => route.path !== '*' && matchPath(route.path, pathname));
-  match?.load().catch(() => undefined);
+/** Starts downloading the page a URL shows, before anything renders; settles when it is here (or failed). */
+export function preloadPage(pathname: string): Promise<void> {
+  const match = routes.flatMap((route) => route.children).find((route) => matchPath(route.path, pathname));
+  return match ? match.load().then(
+    () => undefined,
+    () => undefined,
+  ) : Promise.resolve();
 }

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ok, parseInput, requiredText, type ServiceClient } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
+import type { Rankings } from './rankings.ts';
 import type { CatalogService, Homepage, SeriesPreview, VideoCard } from './service.ts';
 
 /** What other services ask the catalog. */
@@ -22,7 +23,11 @@ export interface CatalogPages {
   listedSeries(limit: number): Promise<string[]>;
   /** The carousel and sections of the home page (its first picture is what a visitor's phone waits for). */
   homepage(): Promise<Homepage>;
+  /** The first `size` series of each ranking every viewer shares (top, trending, new): the home page's rows. */
+  sharedRankings(size: number): Promise<SharedRankings>;
 }
+
+export type SharedRankings = Awaited<ReturnType<Rankings['shared']>>;
 
 export interface EpisodeTerms {
   episodeId: string;
@@ -37,16 +42,17 @@ export interface LocalCatalogClient extends CatalogClient, CatalogPages {
   admin: CatalogAdmin;
 }
 
-export function catalogClientInProcess(catalog: CatalogService, admin: CatalogAdmin): LocalCatalogClient {
-  return { ...catalog.directory, homepage: () => catalog.homepage(), admin };
+export function catalogClientInProcess(catalog: CatalogService, rankings: Rankings, admin: CatalogAdmin): LocalCatalogClient {
+  return { ...catalog.directory, homepage: () => catalog.homepage(), sharedRankings: (size) => rankings.shared(size), admin };
 }
 
 const cardsQuery = z.object({ ids: z.string().max(10_000).transform((ids) => ids.split(',').filter(Boolean).slice(0, 200)) });
 const episodeQuery = z.object({ id: requiredText('id is required', 100) });
 const limitQuery = z.object({ limit: z.coerce.number().int().min(1).max(50_000) });
+const sizeQuery = z.object({ size: z.coerce.number().int().min(1).max(100) });
 
 /** The catalog's internal endpoints, behind the INTERNAL_TOKEN check of the service process. */
-export function catalogInternalRoutes(catalog: CatalogService): Router {
+export function catalogInternalRoutes(catalog: CatalogService, rankings: Rankings): Router {
   const router = Router();
   router.get('/internal/catalog/cards', async (req, res) => {
     const { ids } = parseInput(cardsQuery, req.query);
@@ -67,6 +73,9 @@ export function catalogInternalRoutes(catalog: CatalogService): Router {
   router.get('/internal/catalog/homepage', async (_req, res) => {
     res.json(ok(await catalog.homepage()));
   });
+  router.get('/internal/catalog/shared-rankings', async (req, res) => {
+    res.json(ok(await rankings.shared(parseInput(sizeQuery, req.query).size)));
+  });
   return router;
 }
 
@@ -83,5 +92,6 @@ export function catalogClientOverHttp(http: ServiceClient): CatalogClient & Cata
     seriesPreview: (videoId) => http.get('/internal/catalog/series-preview', { id: videoId }),
     listedSeries: (limit) => http.get('/internal/catalog/listed-series', { limit: String(limit) }),
     homepage: () => http.get('/internal/catalog/homepage'),
+    sharedRankings: (size) => http.get('/internal/catalog/shared-rankings', { size: String(size) }),
   };
 }

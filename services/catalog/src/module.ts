@@ -36,9 +36,9 @@ export const catalogModule = defineModule<CatalogClient>({
     // Consumers subscribe before the platform starts delivering.
     subscribeCatalogConsumers(bus, { database, storage, onChange });
     return {
-      client: catalogClientInProcess(service, admin),
+      client: catalogClientInProcess(service, rankings, admin),
       routes: [catalogRoutes(service, { rankings, feed }), adminRoutes(admin, { adminToken: config.ADMIN_TOKEN, incomingDir: path.join(config.dataDir, 'incoming'), maxUploadBytes: config.MAX_UPLOAD_MB * 1024 ** 2 })],
-      internalRoutes: [catalogInternalRoutes(service)],
+      internalRoutes: [catalogInternalRoutes(service, rankings)],
       media: mediaRoutes(storage, mediaSecret, createPlaylistRenderer({ database, storage })),
       // A crash may have lost the queue's copy of a transcode: ask again for every pending episode.
       background() {

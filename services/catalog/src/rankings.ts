@@ -39,28 +39,36 @@ export function createRankings(deps: RankingsDeps) {
   const now = deps.now ?? (() => new Date());
   const cache = new TtlCache<string, Page<VideoCard>>(RANKING_CACHE_MS, 500);
 
-  async function idsOf(context: RequestContext, section: RankingSection, offset: number, limit: number): Promise<{ id: string }[]> {
+  async function idsOf(userId: string | null, section: RankingSection, offset: number, limit: number): Promise<{ id: string }[]> {
     const db = database.db;
     if (section === 'top') return rankings.topIds(db, now(), offset, limit);
     if (section === 'trending') return rankings.trendingIds(db, now(), offset, limit);
     if (section === 'new') return rankings.newestIds(db, offset, limit);
-    return context.userId ? rankings.continueIds(db, context.userId, offset, limit) : [];
+    return userId ? rankings.continueIds(db, userId, offset, limit) : [];
+  }
+
+  async function pageOf(userId: string | null, section: RankingSection, page: number, size: number): Promise<Page<VideoCard>> {
+    const shared = section !== 'continue';
+    const key = `${section}:${page}:${size}`;
+    const cached = shared ? cache.get(key) : undefined;
+    if (cached) return cached;
+    const rows = await idsOf(userId, section, (page - 1) * size, size + 1);
+    // Whether more follow is the rows' to say: a card missing (a series taken down meanwhile) must not end the list.
+    const ids = rows.slice(0, size).map((row) => row.id);
+    const cards = await cardsOf(ids);
+    const result = { items: ids.flatMap((id) => cards.get(id) ?? []), page, size, hasMore: rows.length > size };
+    if (shared) cache.set(key, result);
+    return result;
   }
 
   return {
     /** A page of one ranking, as cards; `continue` is the caller's own. */
-    async page(context: RequestContext, section: RankingSection, page: number, size: number): Promise<Page<VideoCard>> {
-      const shared = section !== 'continue';
-      const key = `${section}:${page}:${size}`;
-      const cached = shared ? cache.get(key) : undefined;
-      if (cached) return cached;
-      const rows = await idsOf(context, section, (page - 1) * size, size + 1);
-      // Whether more follow is the rows' to say: a card missing (a series taken down meanwhile) must not end the list.
-      const ids = rows.slice(0, size).map((row) => row.id);
-      const cards = await cardsOf(ids);
-      const result = { items: ids.flatMap((id) => cards.get(id) ?? []), page, size, hasMore: rows.length > size };
-      if (shared) cache.set(key, result);
-      return result;
+    page: (context: RequestContext, section: RankingSection, page: number, size: number) => pageOf(context.userId, section, page, size),
+
+    /** The first page of each ranking every viewer shares (the gateway draws the home page from them). */
+    async shared(size: number): Promise<Record<Exclude<RankingSection, 'continue'>, Page<VideoCard>>> {
+      const [top, trending, latest] = await Promise.all([pageOf(null, 'top', 1, size), pageOf(null, 'trending', 1, size), pageOf(null, 'new', 1, size)]);
+      return { top, trending, new: latest };
     },
 
     /** Forgets cached pages after the catalog changed in this process. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { LAZY_IMAGE, loadedImages, watchNearViewport, type ImageState } from '../lib/lazyImages';
 
 interface LazyImageProps {
@@ -32,6 +32,17 @@ export function LazyImage({ src, alt, className, eager = false }: LazyImageProps
     return watchNearViewport(holder.current, () => setNear(true));
   }, [near]);
 
+  const image = useRef<HTMLImageElement>(null);
+  // A picture the page arrived with (drawn by the gateway) may have loaded, or failed, before the
+  // app ran and could hear it: its state is read from the element instead.
+  useLayoutEffect(() => {
+    const element = image.current;
+    if (!element?.complete) return;
+    if (element.naturalWidth > 0) onLoad();
+    else onError();
+    // Once per element: a new attempt is a new element, and its events are heard.
+  }, [near]);
+
   const onError = () => {
     if (attempt < LAZY_IMAGE.retries) {
       window.setTimeout(() => setAttempt((count) => count + 1), 400 * (attempt + 1));
@@ -49,6 +60,7 @@ export function LazyImage({ src, alt, className, eager = false }: LazyImageProps
     <span ref={holder} className={`lazy-image ${className ?? ''}`} data-state={state}>
       {near && state !== 'error' && (
         <img
+          ref={image}
           key={attempt}
           src={src}
           alt={alt}

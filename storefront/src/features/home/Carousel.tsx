@@ -14,7 +14,8 @@ const ADVANCE_MS = 8000;
  * repaint it, and the first slide stays put while a new visitor takes the page in.
  */
 function useRotationAllowed(element: RefObject<HTMLElement | null>): boolean {
-  const [loaded, setLoaded] = useState(() => document.readyState === 'complete');
+  // Drawn on the server (entry-server.tsx) there is no document: the page has not loaded there either.
+  const [loaded, setLoaded] = useState(() => typeof document !== 'undefined' && document.readyState === 'complete');
   const [onScreen, setOnScreen] = useState(true);
 
   useEffect(() => {

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { Carousel } from './Carousel';
 import { ChipBar } from './ChipBar';
 import { SectionRow } from './SectionRow';
-import { HomeSkeleton } from './HomeSkeleton';
+import { HomeSkeleton, RowSkeleton } from './HomeSkeleton';
 import { useRankingRows } from './rankings';
 import './home.css';
 
@@ -78,7 +78,9 @@ export function HomePage() {
             onSelect={(id) => select({ section: id })}
           />
           {section === ALL ? (
-            [...rankings.rows, ...sections].map((entry, index) => <SectionRow key={entry.id} section={entry} eager={index === 0} />)
+            [...rankings.rows, ...sections].map((entry, index) =>
+              'pending' in entry ? <RowSkeleton key={entry.id} /> : <SectionRow key={entry.id} section={entry} eager={index === 0} />,
+            )
           ) : (
             <InfiniteList query={sectionList} itemKey={(video) => video.id} renderItem={(video) => <VideoTile video={video} />} />
           )}

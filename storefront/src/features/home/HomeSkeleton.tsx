@@ -10,15 +10,22 @@ export function HomeSkeleton() {
       </p>
       <div className="skeleton skeleton--hero" />
       {[0, 1].map((row) => (
-        <div key={row} className="row">
-          <div className="skeleton skeleton--title" />
-          <div className="row__track">
-            {[0, 1, 2, 3, 4, 5].map((tile) => (
-              <div key={tile} className="skeleton skeleton--tile" />
-            ))}
-          </div>
-        </div>
+        <RowSkeleton key={row} />
       ))}
+    </div>
+  );
+}
+
+/** A row of posters while it loads: a title and six tiles, the height of the row to come. */
+export function RowSkeleton() {
+  return (
+    <div className="row" aria-hidden="true">
+      <div className="skeleton skeleton--title" />
+      <div className="row__track">
+        {[0, 1, 2, 3, 4, 5].map((tile) => (
+          <div key={tile} className="skeleton skeleton--tile" />
+        ))}
+      </div>
     </div>
   );
 }
