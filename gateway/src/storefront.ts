@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import type { CatalogPages, Homepage, SharedRankings } from '@cliffhanger/catalog';
+import type { CatalogPages, Homepage, SharedRankings, Video } from '@cliffhanger/catalog';
 import { imageHint, pageHints } from './page-hints.ts';
 import { escapeMarkup, originOf, pageData, robotsTxt, seriesHead, siteDescriptionOf, SITEMAP_MAX_URLS, sitemapXml, withHead, type PageHead } from './seo.ts';
 
@@ -16,7 +16,8 @@ export interface StorefrontOptions {
   catalog?: CatalogPages;
   /**
    * The storefront's renderer of first screens (storefront/dist-ssr/entry-server.js, built with the
-   * storefront): the home page arrives drawn from the data sent with it. Without it, the app's splash.
+   * storefront): the home page and series pages arrive drawn from the data sent with them. Without it,
+   * the app's splash.
    */
   rendererFile?: string;
   /** A renderer that could not load or could not draw a page: the page goes out undrawn, and this hears why. */
@@ -27,6 +28,8 @@ export interface StorefrontOptions {
 interface PageFacts {
   homepage?: Homepage;
   rankings?: SharedRankings;
+  /** A series page's series, as a visitor who has unlocked nothing sees it. */
+  video?: Video;
 }
 
 /** storefront/src/entry-server.tsx, as built. */
@@ -98,9 +101,9 @@ export function storefrontHandler(distDir: string, options: StorefrontOptions = 
   };
 
   /**
-   * What the catalog says about the page asked for: a series page's head, and the picture its
-   * largest paint waits for (the series' cover; on the home page, the first featured series' cover).
-   * `missing` when the series does not exist.
+   * What the catalog says about the page asked for: a series page's head, the picture its largest
+   * paint waits for (the series' cover; on the home page, the first featured series' cover), and the
+   * facts its first screen is drawn from. `missing` when the series does not exist.
    */
   async function factsOf(req: Request, page: string): Promise<{ head: PageHead | null; image?: string; missing?: boolean; facts?: PageFacts }> {
     if (!catalog) return { head: null };
@@ -118,10 +121,10 @@ export function storefrontHandler(distDir: string, options: StorefrontOptions = 
     } catch {
       return { head: null, missing: true };
     }
-    const preview = await inTime(catalog.seriesPreview(videoId));
-    if (preview === undefined) return { head: null };
-    if (preview === null) return { head: null, missing: true };
-    return { head: seriesHead(originOf(req, publicUrl), preview, siteDescriptionOf(page)), image: preview.cover || undefined };
+    const video = await inTime(catalog.seriesPage(videoId));
+    if (video === undefined) return { head: null };
+    if (video === null) return { head: null, missing: true };
+    return { head: seriesHead(originOf(req, publicUrl), video, siteDescriptionOf(page)), image: video.cover || undefined, facts: { video } };
   }
 
   // The renderer, imported again only when a build replaces it (a module once imported stays in

@@ -160,7 +160,11 @@ describe('a series page as a crawler or a link preview sees it', () => {
   });
 
   it('escapes a hostile title and description', async () => {
-    const page = await (await html(`${site.url}/videos/${encodeURIComponent(ids[`it's-<b>&co`]!)}`)).text();
+    const served = await (await html(`${site.url}/videos/${encodeURIComponent(ids[`it's-<b>&co`]!)}`)).text();
+    // The page's data holds the title as JSON text, with no "<" that could end its block.
+    const data = /<script type="application\/json" id="page-data">([^<]*)<\/script>/.exec(served)!;
+    expect(JSON.parse(data[1]!).video.title).toBe(HOSTILE);
+    const page = served.replace(data[0], '');
     expect(page).not.toContain('<script>');
     expect(page).not.toContain(`content='x'`);
     expect(page).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(&quot;t&quot;)&lt;/script&gt;&lt;meta property=&quot;og:title&quot; content=&#39;x&#39;&gt;&amp;amp; · Cliffhanger</title>');
@@ -232,7 +236,12 @@ describe('the first load', () => {
     const page = await (await html(`${site.url}/videos/heir`)).text();
     expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/VideoPage-5.js" />');
     expect(page).toMatch(/<link rel="preload" as="image" fetchpriority="high" href="\/media\/public\/covers\/heir-[0-9a-f]+\.jpg" \/>/);
-    expect(page).not.toContain('page-data');
+    // The series as a visitor who has unlocked nothing sees it: nobody's favorite, nobody's place.
+    const data = /<script type="application\/json" id="page-data">([^<]*)<\/script>/.exec(page)?.[1];
+    const { video, homepage } = JSON.parse(data!);
+    expect(homepage).toBeUndefined();
+    expect(video).toMatchObject({ id: 'heir', title: 'The Heir Returns', favorited: false, resume: null });
+    expect(video.episodes.map((episode: { number: number }) => episode.number)).toEqual([1, 2]);
   });
 
   it("serves a hashed file's brotli copy, or its gzip copy, cached for a year", async () => {
@@ -281,7 +290,8 @@ describe('the home page drawn by the storefront\'s renderer', () => {
     export const languageOf = (acceptLanguage) => (acceptLanguage ?? '').startsWith('es') ? 'es' : 'en';
     export async function renderPage(url, acceptLanguage, facts) {
       globalThis.drawnPages++;
-      return { html: '<main>' + languageOf(acceptLanguage) + ' ' + url + ' ' + facts.homepage.carousel.items.length + ' slides, $& kept, top ' + facts.rankings.top.size + '</main>', htmlLang: languageOf(acceptLanguage) };
+      const what = facts.video ? 'series ' + facts.video.title : facts.homepage.carousel.items.length + ' slides, $& kept, top ' + facts.rankings.top.size;
+      return { html: '<main>' + languageOf(acceptLanguage) + ' ' + url + ' ' + what + '</main>', htmlLang: languageOf(acceptLanguage) };
     }
   `);
   const failing = renderer(`
@@ -322,10 +332,14 @@ describe('the home page drawn by the storefront\'s renderer', () => {
     expect(drawn() - before).toBe(3);
   });
 
-  it('draws only the home page: others go out with the splash', async () => {
+  it('draws a series page from the series, and no other page', async () => {
     const url = await serve(drawing);
-    const page = await (await html(`${url}/favorites`)).text();
-    expect(page).toContain('<div id="app"></div>');
+    const series = await (await html(`${url}/videos/heir`)).text();
+    expect(series).toContain('<div id="app" data-server-rendered><main>en /videos/heir series The Heir Returns</main></div>');
+    const unknown = await html(`${url}/videos/no-such-series`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('<div id="app"></div>');
+    expect(await (await html(`${url}/favorites`)).text()).toContain('<div id="app"></div>');
   });
 
   it('sends the page undrawn when the renderer fails, and says why', async () => {

@@ -112,6 +112,44 @@ describe('the home page drawn by the gateway', () => {
     expect(calls).toContain('/api/homepage/query?sectionId=continue&page=1&size=12');
   });
 
+  it('draws a series page from the series as a new visitor sees it, the player on its cover, and hands it over', async () => {
+    const video = {
+      ...card('heir', 'The Heir Returns'),
+      description: 'A heir comes home.',
+      freeEpisodes: 1,
+      priceCoins: 30,
+      favorited: false,
+      resume: null,
+      episodes: [1, 2].map((number) => ({ id: `e${number}`, number, title: `Episode ${number}`, durationSeconds: 60, locked: number > 1, ready: true })),
+    };
+    const drawn = await renderPage('/videos/heir', 'en', { video });
+    document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
+    const app = document.getElementById('app')!;
+    const player = app.querySelector('video.player__video');
+    expect(player?.getAttribute('poster')).toBe('/media/public/covers/heir.jpg');
+    expect(app.querySelector('h1')?.textContent).toBe('The Heir Returns');
+    expect(app.querySelector('[data-testid="episode-2"]')?.getAttribute('aria-label')).toContain('Locked');
+
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    fillQueries(queryClient, { video });
+    render(
+      (
+        <QueryClientProvider client={queryClient}>
+          <I18nProvider initial={await loadLanguage('en')}>
+            <MemoryRouter initialEntries={['/videos/heir']}>
+              <AppRoutes />
+            </MemoryRouter>
+          </I18nProvider>
+        </QueryClientProvider>
+      ) as unknown as ComponentChild,
+      app,
+    );
+    expect(app.querySelector('video.player__video')).toBe(player);
+    expect(app.querySelectorAll('h1')).toHaveLength(1);
+    // The viewer's own locks and place are asked for at once: the drawn page was anyone's.
+    await waitFor(() => expect(calls).toContain('/api/video?id=heir'));
+  });
+
   it('reads the visitor\'s languages by their q-values, English when none is spoken here', () => {
     expect(languageOf(undefined)).toBe('en');
     expect(languageOf('ja, nl;q=0.5')).toBe('en');

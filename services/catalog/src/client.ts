@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ok, parseInput, requiredText, type ServiceClient } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
 import type { Rankings } from './rankings.ts';
-import type { CatalogService, Homepage, SeriesPreview, VideoCard } from './service.ts';
+import type { CatalogService, Homepage, Video, VideoCard } from './service.ts';
 
 /** What other services ask the catalog. */
 export interface CatalogClient {
@@ -17,8 +17,8 @@ export interface CatalogClient {
 
 /** What the gateway's pages ask the catalog: a shared series link's preview, and the sitemap. */
 export interface CatalogPages {
-  /** A series' title, description and cover, or null when there is no such series. */
-  seriesPreview(videoId: string): Promise<SeriesPreview | null>;
+  /** A series as a visitor who has unlocked nothing sees it (its page's head and first screen), or null when there is no such series. */
+  seriesPage(videoId: string): Promise<Video | null>;
   /** Ids of the listed series (those with an episode), most played first, at most `limit`. */
   listedSeries(limit: number): Promise<string[]>;
   /** The carousel and sections of the home page (its first picture is what a visitor's phone waits for). */
@@ -64,8 +64,8 @@ export function catalogInternalRoutes(catalog: CatalogService, rankings: Ranking
   router.get('/internal/catalog/episode-terms', async (req, res) => {
     res.json(ok(await catalog.directory.episodeTerms(parseInput(episodeQuery, req.query).id)));
   });
-  router.get('/internal/catalog/series-preview', async (req, res) => {
-    res.json(ok(await catalog.directory.seriesPreview(parseInput(episodeQuery, req.query).id)));
+  router.get('/internal/catalog/series-page', async (req, res) => {
+    res.json(ok(await catalog.directory.seriesPage(parseInput(episodeQuery, req.query).id)));
   });
   router.get('/internal/catalog/listed-series', async (req, res) => {
     res.json(ok(await catalog.directory.listedSeries(parseInput(limitQuery, req.query).limit)));
@@ -89,7 +89,7 @@ export function catalogClientOverHttp(http: ServiceClient): CatalogClient & Cata
     },
     episodeRef: (episodeId) => http.get('/internal/catalog/episode-ref', { id: episodeId }),
     episodeTerms: (episodeId) => http.get('/internal/catalog/episode-terms', { id: episodeId }),
-    seriesPreview: (videoId) => http.get('/internal/catalog/series-preview', { id: videoId }),
+    seriesPage: (videoId) => http.get('/internal/catalog/series-page', { id: videoId }),
     listedSeries: (limit) => http.get('/internal/catalog/listed-series', { limit: String(limit) }),
     homepage: () => http.get('/internal/catalog/homepage'),
     sharedRankings: (size) => http.get('/internal/catalog/shared-rankings', { size: String(size) }),

@@ -116,6 +116,36 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     };
   }
 
+  /** A series as `userId` sees it (null: a visitor who has unlocked nothing): their favorite, resume point and locks. */
+  async function videoFor(userId: string | null, id: string): Promise<Video> {
+    const video = await repo.videoById(database.db, id);
+    if (!video) throw new NotFound('No such video');
+    const [[card], episodes, { favorited, resume }] = await Promise.all([
+      cardsInOrder([id]),
+      repo.episodesOf(database.db, id),
+      userId ? viewers.viewerOf(userId, id) : { favorited: false, resume: null },
+    ]);
+    const allowed = new Set(
+      await entitlement.watchableNumbers(userId, { videoId: id, freeEpisodes: video.freeEpisodes, numbers: episodes.map((episode) => episode.number) }),
+    );
+    return {
+      ...card!,
+      description: video.description,
+      freeEpisodes: video.freeEpisodes,
+      priceCoins: video.priceCoins,
+      favorited,
+      resume,
+      episodes: episodes.map((episode) => ({
+        id: episode.id,
+        number: episode.number,
+        title: episode.title,
+        durationSeconds: episode.durationSeconds,
+        locked: !allowed.has(episode.number),
+        ready: episode.status === 'ready',
+      })),
+    };
+  }
+
   return {
     tags: () => repo.tagList(database.db),
 
@@ -146,35 +176,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       return pageOf(await cardsInOrder(rows.map((row) => row.id)), page, size);
     },
 
-    async video(context: RequestContext, id: string): Promise<Video> {
-      const video = await repo.videoById(database.db, id);
-      if (!video) throw new NotFound('No such video');
-      const { userId } = context;
-      const [[card], episodes, { favorited, resume }] = await Promise.all([
-        cardsInOrder([id]),
-        repo.episodesOf(database.db, id),
-        userId ? viewers.viewerOf(userId, id) : { favorited: false, resume: null },
-      ]);
-      const allowed = new Set(
-        await entitlement.watchableNumbers(userId, { videoId: id, freeEpisodes: video.freeEpisodes, numbers: episodes.map((episode) => episode.number) }),
-      );
-      return {
-        ...card!,
-        description: video.description,
-        freeEpisodes: video.freeEpisodes,
-        priceCoins: video.priceCoins,
-        favorited,
-        resume,
-        episodes: episodes.map((episode) => ({
-          id: episode.id,
-          number: episode.number,
-          title: episode.title,
-          durationSeconds: episode.durationSeconds,
-          locked: !allowed.has(episode.number),
-          ready: episode.status === 'ready',
-        })),
-      };
-    },
+    /** A series with this viewer's favorite, resume point and locks. */
+    video: (context: RequestContext, id: string): Promise<Video> => videoFor(context.userId, id),
 
     /** An episode to play, with a playback URL only a caller who may watch it receives. */
     async episode(context: RequestContext, id: string): Promise<Episode> {
@@ -215,11 +218,17 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       },
       /** What unlocking an episode costs, and whether it needs unlocking: its series' free episodes and price. */
       episodeTerms: (episodeId: string) => repo.episodeTerms(database.db, episodeId),
-      /** What a link preview or a crawler shows of a series (the gateway writes it into the page's head). */
-      async seriesPreview(videoId: string): Promise<SeriesPreview | null> {
-        const video = await repo.videoById(database.db, videoId);
-        if (!video) return null;
-        return { id: video.id, title: video.title, description: video.description, cover: video.coverKey ? mediaUrlOf(video.coverKey) : '' };
+      /**
+       * A series as a visitor who has unlocked nothing sees it, or null when there is none: what the
+       * gateway writes into the series page (its head for link previews and crawlers, its first screen).
+       */
+      async seriesPage(videoId: string): Promise<Video | null> {
+        try {
+          return await videoFor(null, videoId);
+        } catch (error) {
+          if (error instanceof NotFound) return null;
+          throw error;
+        }
       },
       /** The ids of listed series, most played first, at most `limit` (the gateway's sitemap). */
       listedSeries: async (limit: number): Promise<string[]> => (await repo.listedSeriesIds(database.db, limit)).map((row) => row.id),
