@@ -5,7 +5,7 @@
 // the cores with the browser. Each page is run LIGHTHOUSE_RUNS times (3) and the median run printed.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -16,6 +16,8 @@ import { freePort, siteProcess, until } from './site.ts';
 
 const GOALS = { performance: 95, seo: 95, accessibility: 100 };
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+// A directory to keep every run's full report in (JSON, for Lighthouse's viewer or jq), when set.
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const ADMIN_TOKEN = 'lighthouse-bench-admin-token-0123456789';
 const root = path.resolve(benchDir, '..');
@@ -56,6 +58,10 @@ async function audit(url: string): Promise<PageResult> {
   try {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'seo', 'accessibility'] });
     if (!result) throw new Error(`lighthouse: no result for ${url}`);
+    if (REPORTS) {
+      await mkdir(REPORTS, { recursive: true });
+      await writeFile(path.join(REPORTS, `${new URL(url).pathname.replace(/[^\w-]+/g, '_')}-${Date.now()}.json`), JSON.stringify(result.lhr));
+    }
     const { categories, audits } = result.lhr;
     const score = (name: string) => Math.round((categories[name]?.score ?? 0) * 100);
     const failing = Object.values(categories).flatMap((category) =>

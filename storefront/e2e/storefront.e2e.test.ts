@@ -239,6 +239,51 @@ describe('the storefront against the real site', () => {
     await context.close();
   });
 
+  it('sends the home page and a series page drawn, which the app takes over without drawing them again', async () => {
+    const context = await newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await newPage(context);
+    // Kept before the site's scripts run: the elements the parser made from the served markup, and
+    // every layout shift from the first paint on.
+    await page.addInitScript(() => {
+      const state = window as unknown as { drawn: Element[]; shifts: number };
+      state.drawn = [];
+      state.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) state.shifts += (entry as unknown as { value: number }).value;
+      }).observe({ type: 'layout-shift', buffered: true });
+      // The parser is done and no deferred script (the app is a module script) has run yet.
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState !== 'interactive') return;
+        for (const selector of ['.carousel__backdrop', '.player__video', 'h1']) {
+          const element = document.querySelector(selector);
+          if (element) state.drawn.push(element);
+        }
+      });
+    });
+    const drawnNow = (selector: string) =>
+      page.evaluate((selector) => (window as unknown as { drawn: Element[] }).drawn.includes(document.querySelector(selector)!), selector);
+
+    const home = await page.goto('/');
+    const served = await home!.text();
+    expect(served).toContain('<div id="app" data-server-rendered>');
+    expect(served).toContain('class="carousel__backdrop"');
+    // The app runs: a tab chosen shows its panel.
+    await page.getByRole('tab', { name: 'Browse' }).click();
+    await page.getByRole('tab', { name: 'Browse', selected: true }).waitFor();
+    expect(await drawnNow('.carousel__backdrop')).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.01);
+
+    // The app runs there too: it asks for the episode to play, which the drawn page could not hold.
+    const episodeCall = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/video/episode');
+    const series = await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}`);
+    expect(await series!.text()).toContain('<div id="app" data-server-rendered>');
+    await episodeCall;
+    expect(await drawnNow('.player__video')).toBe(true);
+    expect(await drawnNow('h1')).toBe(true);
+    await page.close();
+    await context.close();
+  });
+
   it('switches between the five languages and remembers the choice', async () => {
     const page = await newPage(viewer);
     await page.goto('/');

@@ -8,6 +8,7 @@ import type { VideoCard } from './api/types';
 import { languageOf, renderPage } from './entry-server';
 import { I18nProvider } from './i18n/I18nProvider';
 import { loadLanguage } from './i18n/languages';
+import { noteLanding } from './lib/attribution';
 import { AppRoutes } from './router';
 
 const card = (id: string, title: string): VideoCard => ({ id, title, cover: `/media/public/covers/${id}.jpg`, tags: ['Romance'], episodeCount: 24, playCount: 1234 });
@@ -100,8 +101,25 @@ describe('the home page drawn by the gateway', () => {
     await waitFor(() => expect(app.querySelector('[data-tab="browse"]')?.getAttribute('aria-selected')).toBe('true'));
   });
 
+  it('keeps a new visitor\'s page as drawn, even once their first call has made them a guest', async () => {
+    noteLanding();
+    // The current-user call answered before the page's first render: a guest, with no history yet.
+    localStorage.setItem('cliffhanger.userToken', 'new-guest-token');
+    const drawn = await renderPage('/', 'en', facts);
+    document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
+    const app = document.getElementById('app')!;
+    const rows = [...app.querySelectorAll('.row')];
+    const pictures = [...app.querySelectorAll('.row img')];
+    expect(pictures.length).toBeGreaterThan(0);
+    await takeOver(app, '/');
+    expect([...app.querySelectorAll('.row')]).toEqual(rows);
+    expect([...app.querySelectorAll('.row img')]).toEqual(pictures);
+    expect(calls.some((call) => call.includes('sectionId=continue'))).toBe(false);
+  });
+
   it('keeps a returning viewer\'s place for "continue watching" until it answers', async () => {
     localStorage.setItem('cliffhanger.userToken', 'returning-token');
+    noteLanding();
     const drawn = await renderPage('/', 'en', facts);
     document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
     const app = document.getElementById('app')!;

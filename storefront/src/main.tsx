@@ -7,7 +7,7 @@ import { fillQueries, type PageFacts } from './api/pageFacts';
 import { userQueries } from './api/userQueries';
 import { I18nProvider, startingLanguage } from './i18n/I18nProvider';
 import { htmlLangOf, loadLanguage } from './i18n/languages';
-import { keepAttribution } from './lib/attribution';
+import { keepAttribution, noteLanding } from './lib/attribution';
 import { installMonitoring } from './lib/monitoring';
 import { AppRoutes, preloadPage } from './router';
 import './styles/base.css';
@@ -15,6 +15,7 @@ import './styles/shell.css';
 import './styles/components.css';
 
 // Before the first call, so the current-user call already carries the landing URL's ids.
+noteLanding();
 keepAttribution(window.location.search);
 installMonitoring();
 
@@ -39,23 +40,30 @@ try {
 void queryClient.prefetchQuery(userQueries.current());
 const series = matchPath('/videos/:id', window.location.pathname)?.params.id;
 if (series) void queryClient.prefetchQuery(catalogQueries.video(series));
-const [initial] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
-document.documentElement.lang = htmlLangOf(initial.language);
+// Not awaited at the top of this module: the page's chunk imports this one (the libraries it holds),
+// and a module still waiting on its own top-level await would keep that chunk from ever running.
+void start();
 
-const app = document.getElementById('app')!;
-// Without the gateway's markup, #app holds the splash: nothing to take over.
-if (!app.hasAttribute('data-server-rendered')) app.textContent = '';
-// Preact's own render, not react-dom's createRoot (which empties the container first); its types
-// are Preact's, the elements the same.
-render(
-  (<StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <I18nProvider initial={initial}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </I18nProvider>
-    </QueryClientProvider>
-  </StrictMode>) as unknown as ComponentChild,
-  app,
-);
+async function start() {
+  const [initial] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
+  document.documentElement.lang = htmlLangOf(initial.language);
+  const app = document.getElementById('app')!;
+  // Without the gateway's markup, #app holds the splash: nothing to take over.
+  if (!app.hasAttribute('data-server-rendered')) app.textContent = '';
+  // Preact's own render, not react-dom's createRoot (which empties the container first); its types
+  // are Preact's, the elements the same.
+  render(
+    (
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <I18nProvider initial={initial}>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </I18nProvider>
+        </QueryClientProvider>
+      </StrictMode>
+    ) as unknown as ComponentChild,
+    app,
+  );
+}

@@ -57,3 +57,15 @@ export function keepUserToken(token: string | null): void {
 export function keepUserId(id: string | null): void {
   writeStored(STORAGE_KEYS.userId, id);
 }
+
+let landedWithToken: boolean | undefined;
+
+/** Notes whether this page load began with a stored user token; main.tsx calls it before the first call, which makes a new visitor a guest. */
+export function noteLanding(): void {
+  landedWithToken = readStored(STORAGE_KEYS.userToken) !== null;
+}
+
+/** Whether the visitor had been here before this page load (a stored token): a guest made since has no history yet. */
+export function landedAsReturningViewer(): boolean {
+  return landedWithToken ?? readStored(STORAGE_KEYS.userToken) !== null;
+}

@@ -35,6 +35,9 @@ export function HomePage() {
 
   if (homepage.isPending || rankings.pending) return <HomeSkeleton />;
   const sections = homepage.data?.sections ?? [];
+  const rows = [...rankings.rows, ...sections];
+  // The first row of posters is on the first screen: its pictures load at once (and the gateway's drawn page has them).
+  const firstRow = rows.find((entry) => !('pending' in entry));
 
   return (
     <div className="home">
@@ -78,8 +81,8 @@ export function HomePage() {
             onSelect={(id) => select({ section: id })}
           />
           {section === ALL ? (
-            [...rankings.rows, ...sections].map((entry, index) =>
-              'pending' in entry ? <RowSkeleton key={entry.id} /> : <SectionRow key={entry.id} section={entry} eager={index === 0} />,
+            rows.map((entry) =>
+              'pending' in entry ? <RowSkeleton key={entry.id} /> : <SectionRow key={entry.id} section={entry} eager={entry === firstRow} />,
             )
           ) : (
             <InfiniteList query={sectionList} itemKey={(video) => video.id} renderItem={(video) => <VideoTile video={video} />} />

@@ -1,10 +1,12 @@
 import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { RANKING_SECTIONS, type RankingSection } from '../../api/catalog';
 import { catalogQueries } from '../../api/catalogQueries';
 import type { HomeSection } from '../../api/types';
 import type { MessageKey } from '../../i18n/en';
 import { useT } from '../../i18n/I18nProvider';
+import { landedAsReturningViewer } from '../../lib/attribution';
 import { readStored, STORAGE_KEYS } from '../../lib/storage';
 
 /** The home page's titles of the lists kept from what viewers play (their ids are the API's). */
@@ -33,8 +35,10 @@ export interface PendingRow {
  */
 export function useRankingRows(): { pending: boolean; rows: Array<HomeSection | PendingRow> } {
   const t = useT();
-  // Read once per visit of the page: a guest made while it shows has no history yet.
-  const [returning] = useState(() => readStored(STORAGE_KEYS.userToken) !== null);
+  // Read once per visit of the page: a guest made while it shows has no history yet. On the page the
+  // visit landed on, as the visitor arrived (the current-user call may have made them a guest since).
+  const { key } = useLocation();
+  const [returning] = useState(() => (key === 'default' ? landedAsReturningViewer() : readStored(STORAGE_KEYS.userToken) !== null));
   const results = useQueries({
     queries: RANKING_SECTIONS.map((section) => ({ ...catalogQueries.ranking(section), enabled: section !== 'continue' || returning })),
   });
