@@ -62,13 +62,13 @@ async function takeOver(app: HTMLElement, path: string, language = 'en' as const
 }
 
 describe('the home page drawn by the gateway', () => {
-  it('holds the carousel, the shared ranking rows and the sections, in the language asked for', async () => {
+  it('holds the carousel and the rows of the first screen, in the language asked for', async () => {
     const english = await renderPage('/', 'en-US,en;q=0.9', facts);
     expect(english.htmlLang).toBe('en');
     document.body.innerHTML = `<div id="app">${english.html}</div>`;
     const app = document.getElementById('app')!;
     expect(app.querySelector('.carousel__backdrop')?.getAttribute('style')).toContain('/media/public/covers/heir.jpg');
-    expect([...app.querySelectorAll('.row .section-title')].map((title) => title.textContent)).toEqual(['Top this week', 'New releases', 'Romance']);
+    expect([...app.querySelectorAll('.row .section-title')].map((title) => title.textContent)).toEqual(['Top this week']);
     // Nothing of one viewer's own: no "continue watching", and the header as for a visitor not signed in.
     expect(app.textContent).not.toContain('Continue watching');
     expect(app.querySelector('.header__account')?.textContent).toBe('Sign in');
@@ -96,6 +96,8 @@ describe('the home page drawn by the gateway', () => {
     expect(app.querySelectorAll('.carousel')).toHaveLength(1);
     // The page's data came with it: only the viewer's own calls go out.
     expect(calls.filter((call) => call.startsWith('/api/homepage'))).toEqual([]);
+    // The rows below the first screen follow, one task each.
+    await waitFor(() => expect([...app.querySelectorAll('.row .section-title')].map((title) => title.textContent)).toEqual(['Top this week', 'New releases', 'Romance']));
     // And it is live: a tab switch renders the browse panel.
     app.querySelector<HTMLButtonElement>('[data-tab="browse"]')!.click();
     await waitFor(() => expect(app.querySelector('[data-tab="browse"]')?.getAttribute('aria-selected')).toBe('true'));

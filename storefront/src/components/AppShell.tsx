@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { onApiSignal, type LockedEpisode } from '../api/client';
 import { catalogQueries } from '../api/catalogQueries';
@@ -55,6 +55,17 @@ export function AppShell() {
   const lockedVideo = locked?.videoId ? queryClient.getQueryData(catalogQueries.video(locked.videoId).queryKey) : undefined;
   const lockedNumber = lockedVideo?.episodes.find((episode) => episode.id === locked?.episodeId)?.number;
 
+  // Links marked data-app-link (VideoTile) are plain links: a plain click on one moves within the app,
+  // as a React Router Link would; a click with a modifier key opens it the browser's way.
+  const followAppLink = (event: MouseEvent<HTMLDivElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element | null)?.closest?.('a[data-app-link]');
+    const href = link?.getAttribute('href');
+    if (!href) return;
+    event.preventDefault();
+    navigate(href);
+  };
+
   const onLogout = () =>
     logout.mutate(undefined, {
       onSettled: () => {
@@ -64,7 +75,7 @@ export function AppShell() {
     });
 
   return (
-    <div className="shell">
+    <div className="shell" onClick={followAppLink}>
       <a href="#main" className="skip-link">
         {t('nav.skip')}
       </a>

@@ -22,10 +22,14 @@ export function LazyImage({ src, alt, className, eager = false }: LazyImageProps
   const [state, setState] = useState<ImageState>(initialState(src));
   const [attempt, setAttempt] = useState(0);
 
-  useEffect(() => {
+  // Another picture in the same place starts afresh: adjusted while rendering, not in an effect that
+  // would draw every image a second time as the page first renders.
+  const [shownSrc, setShownSrc] = useState(src);
+  if (src !== shownSrc) {
+    setShownSrc(src);
     setAttempt(0);
     setState(initialState(src));
-  }, [src]);
+  }
 
   useEffect(() => {
     if (near || !holder.current) return;

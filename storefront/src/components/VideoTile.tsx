@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import type { VideoCard } from '../api/types';
 import { useT } from '../i18n/I18nProvider';
 import { formatCount } from '../lib/format';
@@ -13,11 +12,15 @@ interface VideoTileProps {
   onOpen?: () => void;
 }
 
-/** A vertical 9:16 poster with title and episode count, linking to the video page. */
+/**
+ * A vertical 9:16 poster with title and episode count, linking to the video page. A plain link the
+ * app shell follows within the app (AppShell, `data-app-link`): a page holds a hundred of them, and
+ * React Router's Link costs each one several hooks in the first render.
+ */
 export function VideoTile({ video, eager, caption, onOpen }: VideoTileProps) {
   const t = useT();
   return (
-    <Link to={`/videos/${encodeURIComponent(video.id)}`} className="tile" onClick={onOpen}>
+    <a href={`/videos/${encodeURIComponent(video.id)}`} className="tile" data-app-link="" onClick={onOpen}>
       <span className="tile__poster">
         <LazyImage src={video.cover} alt="" eager={eager} />
         <span className="tile__badge">
@@ -26,6 +29,6 @@ export function VideoTile({ video, eager, caption, onOpen }: VideoTileProps) {
       </span>
       <span className="tile__title">{video.title}</span>
       <span className="tile__meta">{caption ?? t(video.episodeCount === 1 ? 'card.episode' : 'card.episodes', { count: video.episodeCount })}</span>
-    </Link>
+    </a>
   );
 }

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import type { Messages } from '../../i18n/en';
 import { useT } from '../../i18n/I18nProvider';
+import { loadMessages } from '../../i18n/languages';
 import { serverFieldErrors, validateAccountForm, type AccountField, type FieldErrors } from './validation';
 
 type Mode = Parameters<typeof validateAccountForm>[1];
@@ -29,7 +31,9 @@ export function useAccountForm(mode: Mode, submit: (values: Record<AccountField,
     try {
       await submit({ ...values, email: values.email.trim() });
     } catch (error) {
-      setErrors(serverFieldErrors(error, t));
+      // Without the English texts (a chunk that cannot load), the server's own words are shown.
+      const english = await loadMessages.en().catch(() => ({}) as Messages);
+      setErrors(serverFieldErrors(error, t, english));
     }
   };
 

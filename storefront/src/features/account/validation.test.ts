@@ -29,12 +29,12 @@ describe('account form validation', () => {
   it('shows the server’s 422 fields, translated when they are the spec’s prompts', () => {
     const error = new ApiError(422, 'Invalid', { fields: { email: 'Please enter your email', password: 'Too common' } });
     const spanish = (key: MessageKey) => es[key];
-    expect(serverFieldErrors(error, spanish)).toEqual({ email: 'Introduce tu correo electrónico', password: 'Too common' });
+    expect(serverFieldErrors(error, spanish, en)).toEqual({ email: 'Introduce tu correo electrónico', password: 'Too common' });
   });
 
   it('puts a taken email (409) next to the email field and ignores other failures', () => {
     const english = (key: MessageKey) => en[key];
-    expect(serverFieldErrors(new ApiError(409, 'Conflict'), english)).toEqual({ email: 'This email is already registered' });
-    expect(serverFieldErrors(new ApiError(500, 'Incorrect email or password'), english)).toEqual({});
+    expect(serverFieldErrors(new ApiError(409, 'Conflict'), english, en)).toEqual({ email: 'This email is already registered' });
+    expect(serverFieldErrors(new ApiError(500, 'Incorrect email or password'), english, en)).toEqual({});
   });
 });

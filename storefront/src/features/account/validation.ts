@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/client';
-import { en, type MessageKey } from '../../i18n/en';
+import type { MessageKey, Messages } from '../../i18n/en';
 
 export type AccountField = 'email' | 'password' | 'confirmPassword';
 export type FieldErrors = Partial<Record<AccountField, string>>;
@@ -33,12 +33,16 @@ export function validateAccountForm(form: AccountForm, mode: 'login' | 'register
   return errors;
 }
 
-/** The server's field messages of a 422 (or a taken email, 409), shown in the user's language when we know them. */
-export function serverFieldErrors(error: unknown, translate: (key: MessageKey) => string): FieldErrors {
+/**
+ * The server's field messages of a 422 (or a taken email, 409), shown in the user's language when we
+ * know them: the server speaks English (`english`, the English texts: loaded on demand like every
+ * language's, never part of the first load).
+ */
+export function serverFieldErrors(error: unknown, translate: (key: MessageKey) => string, english: Messages): FieldErrors {
   if (!(error instanceof ApiError)) return {};
   if (error.code === 409) return { email: translate('auth.emailTaken') };
   if (error.code !== 422) return {};
-  const known = Object.entries(en) as Array<[MessageKey, string]>;
+  const known = Object.entries(english) as Array<[MessageKey, string]>;
   const errors: FieldErrors = {};
   for (const [field, message] of Object.entries(error.fields)) {
     const key = known.find(([, text]) => text === message)?.[0];

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { Link } from 'react-router-dom';
 import type { VideoCard } from '../../api/types';
 import { ChevronLeftIcon, ChevronRightIcon, PlayIcon } from '../../components/Icons';
 import { LazyImage } from '../../components/LazyImage';
@@ -92,9 +91,10 @@ export function Carousel({ title, items }: CarouselProps) {
             aria-label={t('home.slide', { n: index + 1, total: items.length })}
           >
             <div className="carousel__backdrop" style={{ backgroundImage: `url("${video.cover}")` }} aria-hidden="true" />
-            <Link to={`/videos/${encodeURIComponent(video.id)}`} className="carousel__poster" tabIndex={-1} aria-hidden="true">
+            {/* Plain links the app shell follows (data-app-link): cheaper to draw than React Router's. */}
+            <a href={`/videos/${encodeURIComponent(video.id)}`} className="carousel__poster" data-app-link="" tabIndex={-1} aria-hidden="true">
               <LazyImage src={video.cover} alt="" eager={index < 2} />
-            </Link>
+            </a>
             <div className="carousel__info">
               <ul className="chips chips--small" aria-label={t('nav.categories')}>
                 {video.tags.slice(0, 3).map((tag) => (
@@ -108,9 +108,9 @@ export function Carousel({ title, items }: CarouselProps) {
                 {t(video.episodeCount === 1 ? 'card.episode' : 'card.episodes', { count: video.episodeCount })} ·{' '}
                 {t(video.playCount === 1 ? 'card.play' : 'card.plays', { count: video.playCount.toLocaleString('en-US') })}
               </p>
-              <Link to={`/videos/${encodeURIComponent(video.id)}`} className="button button--primary">
+              <a href={`/videos/${encodeURIComponent(video.id)}`} className="button button--primary" data-app-link="">
                 <PlayIcon size={18} /> {t('home.watchNow')}
-              </Link>
+              </a>
             </div>
           </div>
         ))}

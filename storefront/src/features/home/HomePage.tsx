@@ -1,5 +1,7 @@
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useCatalogList, useHomepage, useTags } from '../../api/catalogQueries';
+import type { HomeSection } from '../../api/types';
 import { InfiniteList } from '../../components/InfiniteList';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
@@ -8,7 +10,7 @@ import { Carousel } from './Carousel';
 import { ChipBar } from './ChipBar';
 import { SectionRow } from './SectionRow';
 import { HomeSkeleton, RowSkeleton } from './HomeSkeleton';
-import { useRankingRows } from './rankings';
+import { useRankingRows, type PendingRow } from './rankings';
 import './home.css';
 
 const ALL = 'all';
@@ -36,8 +38,6 @@ export function HomePage() {
   if (homepage.isPending || rankings.pending) return <HomeSkeleton />;
   const sections = homepage.data?.sections ?? [];
   const rows = [...rankings.rows, ...sections];
-  // The first row of posters is on the first screen: its pictures load at once (and the gateway's drawn page has them).
-  const firstRow = rows.find((entry) => !('pending' in entry));
 
   return (
     <div className="home">
@@ -81,9 +81,7 @@ export function HomePage() {
             onSelect={(id) => select({ section: id })}
           />
           {section === ALL ? (
-            rows.map((entry) =>
-              'pending' in entry ? <RowSkeleton key={entry.id} /> : <SectionRow key={entry.id} section={entry} eager={entry === firstRow} />,
-            )
+            <SectionRows rows={rows} />
           ) : (
             <InfiniteList query={sectionList} itemKey={(video) => video.id} renderItem={(video) => <VideoTile video={video} />} />
           )}
@@ -101,4 +99,27 @@ export function HomePage() {
       )}
     </div>
   );
+}
+
+// As the page loads, the rows of the first screen are drawn with it (by the gateway too) and the
+// others follow one per task, so that no single piece of work keeps a phone from answering a tap for
+// long. Coming back to the page later, all at once: Back restores a scroll position deep in the list.
+const FIRST_ROWS = 1;
+let drawnBefore = false;
+
+function SectionRows({ rows }: { rows: Array<HomeSection | PendingRow> }) {
+  const [shown, setShown] = useState(() => (drawnBefore ? rows.length : FIRST_ROWS));
+  useEffect(() => {
+    drawnBefore = true;
+  }, []);
+  useEffect(() => {
+    if (shown >= rows.length) return;
+    const timer = window.setTimeout(() => setShown((count) => count + 1), 0);
+    return () => window.clearTimeout(timer);
+  }, [shown, rows.length]);
+  // The first row of posters is on the first screen: its pictures load at once.
+  const firstRow = rows.find((entry) => !('pending' in entry));
+  return rows
+    .slice(0, shown)
+    .map((entry) => ('pending' in entry ? <RowSkeleton key={entry.id} /> : <SectionRow key={entry.id} section={entry} eager={entry === firstRow} />));
 }

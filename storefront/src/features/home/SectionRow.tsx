@@ -1,5 +1,4 @@
 import { memo } from 'react';
-import { Link } from 'react-router-dom';
 import type { HomeSection } from '../../api/types';
 import { ChevronRightIcon } from '../../components/Icons';
 import { VideoTile } from '../../components/VideoTile';
@@ -25,10 +24,10 @@ export const SectionRow = memo(function SectionRow({ section, eager }: SectionRo
           {section.title}
         </h2>
         {/* "More" alone tells a screen reader or a search engine nothing: the section's title goes with it. */}
-        <Link to={`/more/${encodeURIComponent(section.id)}`} className="row__more">
+        <a href={`/more/${encodeURIComponent(section.id)}`} className="row__more" data-app-link="">
           {t('home.more')}
           <span className="visually-hidden">: {section.title}</span> <ChevronRightIcon size={16} />
-        </Link>
+        </a>
       </div>
       <ul className="row__track">
         {section.items.map((video) => (
