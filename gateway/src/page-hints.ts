@@ -17,6 +17,9 @@ const LANDING_PAGES = [
   { path: /^\/videos\/[^/]+\/?$/, source: 'src/features/video/VideoPage.tsx' },
 ];
 
+// The app itself, which the page's script (storefront/src/boot.ts) imports.
+const APP_SOURCE = 'src/main.tsx';
+
 // A new visitor sees the first of their browser's languages the site speaks (storefront/src/i18n/languages.ts,
 // preferredLanguage): by primary tag, the source of its texts.
 const LANGUAGE_TEXTS: Record<string, string> = { en: 'src/i18n/en.ts', es: 'src/i18n/es.ts', fr: 'src/i18n/fy.ts', de: 'src/i18n/dy.ts', pt: 'src/i18n/pt.ts' };
@@ -64,19 +67,24 @@ export function pageHints(distDir: string) {
 
   /**
    * `page` is the built index.html: what it loads already needs no hint. A page that arrives drawn
-   * (`drawn`) needs its chunks' styles before its first paint, as style sheets, not as hints.
+   * (`drawn`) needs its chunks' styles before its first paint, as style sheets, and nothing else
+   * before it: its app is fetched once it has painted (storefront/src/boot.ts), so the picture a
+   * visitor waits for has the network to itself. An undrawn page gets the app, its page and its
+   * language fetched at once, each a hint.
    */
   return (pathname: string, acceptLanguage: string | undefined, page: string, { drawn = false } = {}): string[] => {
     const chunks = manifest();
     if (!chunks) return [];
     const scripts = new Set<string>();
     const styles = new Set<string>();
+    collect(chunks, APP_SOURCE, scripts, styles);
     collect(chunks, textsFor(acceptLanguage), scripts, styles);
     const landing = LANDING_PAGES.find((entry) => entry.path.test(pathname));
     if (landing) collect(chunks, landing.source, scripts, styles);
     const fresh = (file: string) => !page.includes(`/${file}"`);
+    if (drawn) return [...styles].filter(fresh).map((file) => `<link rel="stylesheet" crossorigin href="/${escapeMarkup(file)}" />`);
     return [
-      ...[...styles].filter(fresh).map((file) => (drawn ? `<link rel="stylesheet" crossorigin href="/${escapeMarkup(file)}" />` : `<link rel="preload" as="style" crossorigin href="/${escapeMarkup(file)}" />`)),
+      ...[...styles].filter(fresh).map((file) => `<link rel="preload" as="style" crossorigin href="/${escapeMarkup(file)}" />`),
       ...[...scripts].filter(fresh).map((file) => `<link rel="modulepreload" crossorigin href="/${escapeMarkup(file)}" />`),
     ];
   };

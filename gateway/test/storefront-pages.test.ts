@@ -17,7 +17,9 @@ const dist = tempDir('storefront-pages-');
 fs.mkdirSync(path.join(dist, 'assets'));
 fs.mkdirSync(path.join(dist, '.vite'));
 const chunks = {
-  'index.html': { file: 'assets/app-1.js', isEntry: true },
+  'index.html': { file: 'assets/app-1.js', isEntry: true, dynamicImports: ['src/main.tsx'] },
+  'src/main.tsx': { file: 'assets/main-8.js', imports: ['_client-9.js'] },
+  '_client-9.js': { file: 'assets/client-9.js' },
   'src/features/home/HomePage.tsx': { file: 'assets/HomePage-2.js', imports: ['_VideoTile-3.js'], css: ['assets/HomePage-4.css'] },
   '_VideoTile-3.js': { file: 'assets/VideoTile-3.js', imports: ['index.html'] },
   'src/features/video/VideoPage.tsx': { file: 'assets/VideoPage-5.js' },
@@ -209,6 +211,9 @@ describe('the first load', () => {
     expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/VideoTile-3.js" />');
     expect(page).toContain('<link rel="preload" as="style" crossorigin href="/assets/HomePage-4.css" />');
     expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/es-7.js" />');
+    // The app the page's script imports, with its own imports.
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/main-8.js" />');
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/client-9.js" />');
     // What the page loads already, and what it does not need, gets no hint.
     expect(page).not.toContain('modulepreload" crossorigin href="/assets/app-1.js"');
     expect(page).not.toContain('en-6.js');
@@ -317,6 +322,8 @@ describe('the home page drawn by the storefront\'s renderer', () => {
     expect(page).toContain('<html lang="es">');
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/HomePage-4.css" />');
     expect(page).not.toContain('as="style"');
+    // Nothing else before its first paint: the app is fetched once the page has painted (storefront/src/boot.ts).
+    expect(page).not.toContain('modulepreload');
     // The data the screen was drawn from goes with it, for the app's first render.
     expect(page).toContain('<script type="application/json" id="page-data">');
     expect(errors).toEqual([]);

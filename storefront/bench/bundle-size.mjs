@@ -1,5 +1,6 @@
 // initial-js: the JavaScript a browser must fetch before "/" can render — the entry script, every
-// modulepreload of the built index.html, and the texts of one language (English; each language is
+// modulepreload of the built index.html, the app the entry imports (src/main.tsx, with its imports),
+// and the texts of one language (English; each language is
 // a chunk of its own, loaded before the first render) — gzipped. The home page's own chunk, which
 // loads alongside, is not counted. Run after `npm run build -w @cliffhanger/storefront`.
 import { readFileSync, existsSync } from 'node:fs';
@@ -34,7 +35,13 @@ if (!texts) {
   process.exit(2);
 }
 
-const files = [...new Set([...scripts, ...preloads, ...withImports(texts)])];
+// The app itself: what the page's script (src/boot.ts) imports first.
+const app = manifest['src/main.tsx'];
+if (!app) {
+  console.error('initial-js: the build has no chunk of the app (src/main.tsx)');
+  process.exit(2);
+}
+const files = [...new Set([...scripts, ...preloads, ...withImports(app), ...withImports(texts)])];
 let gzipped = 0;
 for (const file of files) {
   gzipped += gzipSync(readFileSync(join(dist, file.replace(/^\//, ''))), { level: 9 }).length;

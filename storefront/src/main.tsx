@@ -10,9 +10,6 @@ import { htmlLangOf, loadLanguage } from './i18n/languages';
 import { keepAttribution, noteLanding } from './lib/attribution';
 import { installMonitoring } from './lib/monitoring';
 import { AppRoutes, preloadPage } from './router';
-import './styles/base.css';
-import './styles/shell.css';
-import './styles/components.css';
 
 // Before the first call, so the current-user call already carries the landing URL's ids.
 noteLanding();
