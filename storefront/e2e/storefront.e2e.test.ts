@@ -75,18 +75,17 @@ describe('the storefront against the real site', () => {
   it('keeps token, fbclid and ttclid of the landing URL and sends them on later calls', async () => {
     const context = await newContext();
     const page = await newPage(context);
-    const calls = apiCalls(page);
+    // The page arrives drawn; the app's first call follows once it has painted.
+    const firstUserCall = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/user');
     await page.goto('/?token=ref-e2e&fbclid=fb-e2e&ttclid=tt-e2e');
-    await page.locator('.row .tile').first().waitFor();
-    const userCall = calls.find((request) => new URL(request.url()).pathname === '/api/user');
-    expect(userCall?.headers()['x-referrer-token']).toBe('ref-e2e');
+    const userCall = await firstUserCall;
+    expect(userCall.headers()['x-referrer-token']).toBe('ref-e2e');
 
-    const before = calls.length;
+    // The series page (drawn too) asks for the viewer's own view of the series once its app runs.
+    const seriesCall = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/video');
     await page.locator('.row .tile').first().click();
     await page.waitForURL(/\/videos\//);
-    await page.locator('.watch__title').waitFor();
-    const later = calls.slice(before);
-    const videoCall = later.find((request) => new URL(request.url()).pathname === '/api/video')!;
+    const videoCall = await seriesCall;
     const token = await page.evaluate(() => localStorage.getItem('cliffhanger.userToken'));
     expect(token).toBeTruthy();
     expect(videoCall.headers()).toMatchObject({
@@ -97,7 +96,8 @@ describe('the storefront against the real site', () => {
     });
     const query = new URL(videoCall.url()).searchParams;
     expect([query.get('fbclid'), query.get('ttclid')]).toEqual(['fb-e2e', 'tt-e2e']);
-    expect(await page.evaluate(() => localStorage.getItem('cliffhanger.userId'))).toBeTruthy();
+    // Kept once the current-user call has answered.
+    await page.waitForFunction(() => localStorage.getItem('cliffhanger.userId'));
     await context.close();
   });
 
@@ -448,6 +448,8 @@ describe('the storefront against the real site', () => {
         const response = await page.goto('/');
         expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
         await page.getByRole('navigation', { name: 'Site links' }).waitFor();
+        // The home page's view is counted once its app runs (after the drawn page has painted).
+        await poll('the home page view of our own pixel', 10_000, async () => (hits.some((hit) => hit.get('event') === 'page_view') ? true : undefined), 200);
         await page.locator('.header__coins').click();
         await page.waitForURL((url) => url.pathname === '/shopping');
         await poll('the page views of our own pixel', 10_000, async () => (hits.filter((hit) => hit.get('event') === 'page_view').length === 2 ? true : undefined), 200);

@@ -37,11 +37,12 @@ try {
 void queryClient.prefetchQuery(userQueries.current());
 const series = matchPath('/videos/:id', window.location.pathname)?.params.id;
 if (series) void queryClient.prefetchQuery(catalogQueries.video(series));
-// Not awaited at the top of this module: the page's chunk imports this one (the libraries it holds),
-// and a module still waiting on its own top-level await would keep that chunk from ever running.
-void start();
-
-async function start() {
+/**
+ * Renders the app into #app once the page's chunk and the visitor's language are here; boot.ts calls
+ * it. Not awaited at the top of this module: the page's chunk imports this one (the libraries it
+ * holds), and a module still waiting on its own top-level await would keep that chunk from running.
+ */
+export async function start(): Promise<void> {
   const [initial] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
   document.documentElement.lang = htmlLangOf(initial.language);
   const app = document.getElementById('app')!;
