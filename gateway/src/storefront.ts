@@ -46,9 +46,12 @@ const CATALOG_WAIT_MS = 1_000;
 const SERIES_PAGE = /^\/videos\/([^/]+)\/?$/;
 // The home page's ranking rows are this long (storefront/src/api/catalogQueries.ts, RANKING_ROW_SIZE).
 const RANKING_ROW_SIZE = 12;
-// Drawn pages kept for reuse: by address and language, while their data stays the same. Ad landings
-// carry a click id of their own each, so the number is bounded, the oldest dropped first.
+// Drawn pages kept for reuse: by address and language, while their data stays the same; the number
+// is bounded (any query makes an address), the oldest dropped first.
 const RENDERED_PAGES_KEPT = 200;
+// What an ad or a referral adds to a landing address changes nothing a page draws: one drawing
+// serves every click (the app reads them from the address itself).
+const ATTRIBUTION_PARAM = /^(token|fbclid|ttclid|gclid|utm_\w+)$/;
 // index.html's #app, written on one line (storefront/index.html): what the drawn page replaces.
 const APP_ELEMENT = /<div id="app">[^\n]*<\/div>/;
 
@@ -158,10 +161,13 @@ export function storefrontHandler(distDir: string, options: StorefrontOptions = 
     if (!draw) return null;
     const acceptLanguage = req.get('accept-language')?.slice(0, 500);
     try {
-      const key = `${draw.languageOf(acceptLanguage)} ${req.originalUrl}`;
+      const address = new URL(req.originalUrl, 'http://storefront');
+      for (const name of [...address.searchParams.keys()]) if (ATTRIBUTION_PARAM.test(name)) address.searchParams.delete(name);
+      const url = address.pathname + address.search;
+      const key = `${draw.languageOf(acceptLanguage)} ${url}`;
       const kept = rendered.get(key);
       if (kept?.data === data) return kept;
-      const page = await draw.renderPage(req.originalUrl, acceptLanguage, facts);
+      const page = await draw.renderPage(url, acceptLanguage, facts);
       rendered.delete(key);
       if (rendered.size >= RENDERED_PAGES_KEPT) rendered.delete(rendered.keys().next().value!);
       rendered.set(key, { data, ...page });

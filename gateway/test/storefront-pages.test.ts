@@ -318,7 +318,8 @@ describe('the home page drawn by the storefront\'s renderer', () => {
   it('sends the first screen in #app, in the visitor\'s language, with the page\'s styles as style sheets', async () => {
     const url = await serve(drawing);
     const page = await (await html(`${url}/?fbclid=abc`, { 'accept-language': 'es-ES,es;q=0.9' })).text();
-    expect(page).toContain('<div id="app" data-server-rendered><main>es /?fbclid=abc 2 slides, $& kept, top 12</main></div>');
+    // Drawn without the click id, which changes nothing drawn (the app reads it from the address).
+    expect(page).toContain('<div id="app" data-server-rendered><main>es / 2 slides, $& kept, top 12</main></div>');
     expect(page).toContain('<html lang="es">');
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/HomePage-4.css" />');
     expect(page).not.toContain('as="style"');
@@ -336,6 +337,9 @@ describe('the home page drawn by the storefront\'s renderer', () => {
     expect(drawn() - before).toBe(1);
     await (await html(`${url}/`, { 'accept-language': 'es' })).text();
     await (await html(`${url}/?tab=browse`, { 'accept-language': 'en-US' })).text();
+    expect(drawn() - before).toBe(3);
+    // Every ad click has a click id of its own: one drawing serves them all.
+    for (const click of ['fb-1', 'fb-2', 'fb-3']) await (await html(`${url}/?fbclid=${click}&utm_source=ads&token=ref`, { 'accept-language': 'en-US' })).text();
     expect(drawn() - before).toBe(3);
   });
 

@@ -43,10 +43,10 @@ afterEach(() => {
 });
 
 /** The browser's side, as main.tsx does it: the page's facts in the cache, then Preact's render over the drawn markup. */
-async function takeOver(app: HTMLElement, path: string, language = 'en' as const) {
+async function takeOver(app: HTMLElement, path: string, pageFacts: PageFacts = facts) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
-  fillQueries(queryClient, facts);
-  const initial = await loadLanguage(language);
+  fillQueries(queryClient, pageFacts);
+  const initial = await loadLanguage('en');
   render(
     (
       <QueryClientProvider client={queryClient}>
@@ -150,20 +150,7 @@ describe('the home page drawn by the gateway', () => {
     expect(app.querySelector('h1')?.textContent).toBe('The Heir Returns');
     expect(app.querySelector('[data-testid="episode-2"]')?.getAttribute('aria-label')).toContain('Locked');
 
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    fillQueries(queryClient, { video });
-    render(
-      (
-        <QueryClientProvider client={queryClient}>
-          <I18nProvider initial={await loadLanguage('en')}>
-            <MemoryRouter initialEntries={['/videos/heir']}>
-              <AppRoutes />
-            </MemoryRouter>
-          </I18nProvider>
-        </QueryClientProvider>
-      ) as unknown as ComponentChild,
-      app,
-    );
+    await takeOver(app, '/videos/heir', { video });
     expect(app.querySelector('video.player__video')).toBe(player);
     expect(app.querySelectorAll('h1')).toHaveLength(1);
     // The viewer's own locks and place are asked for at once: the drawn page was anyone's.

@@ -99,8 +99,10 @@ export function AppRoutes() {
 /** Starts downloading the page a URL shows, before anything renders; settles when it is here (or failed). */
 export function preloadPage(pathname: string): Promise<void> {
   const match = routes.flatMap((route) => route.children).find((route) => matchPath(route.path, pathname));
-  return match ? match.load().then(
+  if (!match) return Promise.resolve();
+  // A page that cannot load shows its error once rendered (PageErrorBoundary): nothing to do here.
+  return match.load().then(
     () => undefined,
     () => undefined,
-  ) : Promise.resolve();
+  );
 }
