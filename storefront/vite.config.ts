@@ -85,10 +85,6 @@ export default defineConfig(({ isSsrBuild }) =>
           modulePreload: { polyfill: false },
           rolldownOptions: {
             onwarn: withoutUseOptimistic,
-            // Everything "/" needs before its first render in one file (Preact, the router, the query
-            // client, the shell): one request, and one gzip stream that compresses better than a dozen
-            // small shared chunks (storefront/bench/bundle-size.mjs). Pages and languages stay apart.
-            output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
           },
         },
         server: {
