@@ -10,6 +10,7 @@ import { I18nProvider } from './i18n/I18nProvider';
 import { loadLanguage } from './i18n/languages';
 import { noteLanding } from './lib/attribution';
 import { AppRoutes } from './router';
+import { stubPlayback } from './features/video/playerTesting';
 
 const card = (id: string, title: string): VideoCard => ({ id, title, cover: `/media/public/covers/${id}.jpg`, tags: ['Romance'], episodeCount: 24, playCount: 1234 });
 const page = (items: VideoCard[]) => ({ items, page: 1, size: 12, hasMore: false });
@@ -22,6 +23,28 @@ const facts: PageFacts = {
   rankings: { top: page([card('ceo', 'My CEO Husband')]), trending: page([]), new: page([card('heir', 'The Heir Returns')]) },
 };
 
+/** A series as a visitor who has unlocked nothing sees it (the series page's facts, and the viewer's own answer here). */
+const video = {
+  ...card('heir', 'The Heir Returns'),
+  description: 'A heir comes home.',
+  freeEpisodes: 1,
+  priceCoins: 30,
+  favorited: false,
+  resume: null,
+  episodes: [1, 2].map((number) => ({ id: `e${number}`, number, title: `Episode ${number}`, durationSeconds: 60, locked: number > 1, ready: true })),
+};
+
+const episode = {
+  id: 'e1',
+  videoId: 'heir',
+  number: 1,
+  title: 'Episode 1',
+  durationSeconds: 60,
+  nextEpisodeId: 'e2',
+  playback: { url: '/media/heir/e1/master.m3u8', expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+  subtitles: [],
+};
+
 const calls: string[] = [];
 beforeEach(() => {
   localStorage.clear();
@@ -31,7 +54,7 @@ beforeEach(() => {
     vi.fn(async (url: string) => {
       const { pathname, search } = new URL(url, 'http://localhost');
       calls.push(pathname + search);
-      const data = pathname === '/api/user' ? { id: 'u1', kind: 'guest', email: null, coins: 5, vip: null } : pathname === '/api/homepage/query' ? page([card('heir', 'The Heir Returns')]) : [];
+      const data = pathname === '/api/user' ? { id: 'u1', kind: 'guest', email: null, coins: 5, vip: null } : pathname === '/api/homepage/query' ? page([card('heir', 'The Heir Returns')]) : pathname === '/api/video' ? video : pathname === '/api/video/episode' ? episode : pathname === '/api/homepage' ? facts.homepage : [];
       return new Response(JSON.stringify({ code: 200, message: 'ok', data }), { headers: { 'content-type': 'application/json' } });
     }),
   );
@@ -62,6 +85,9 @@ async function takeOver(app: HTMLElement, path: string, pageFacts: PageFacts = f
 }
 
 describe('the home page drawn by the gateway', () => {
+  // The series page's player: jsdom plays nothing.
+  stubPlayback();
+
   it('holds the carousel and the rows of the first screen, in the language asked for', async () => {
     const english = await renderPage('/', 'en-US,en;q=0.9', facts);
     expect(english.htmlLang).toBe('en');
@@ -133,15 +159,6 @@ describe('the home page drawn by the gateway', () => {
   });
 
   it('draws a series page from the series as a new visitor sees it, the player on its cover, and hands it over', async () => {
-    const video = {
-      ...card('heir', 'The Heir Returns'),
-      description: 'A heir comes home.',
-      freeEpisodes: 1,
-      priceCoins: 30,
-      favorited: false,
-      resume: null,
-      episodes: [1, 2].map((number) => ({ id: `e${number}`, number, title: `Episode ${number}`, durationSeconds: 60, locked: number > 1, ready: true })),
-    };
     const drawn = await renderPage('/videos/heir', 'en', { video });
     document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
     const app = document.getElementById('app')!;
@@ -155,6 +172,9 @@ describe('the home page drawn by the gateway', () => {
     expect(app.querySelectorAll('h1')).toHaveLength(1);
     // The viewer's own locks and place are asked for at once: the drawn page was anyone's.
     await waitFor(() => expect(calls).toContain('/api/video?id=heir'));
+    // The viewer's own answer replaces the drawn one in the same elements.
+    await waitFor(() => expect(app.querySelector('h1')?.textContent).toBe('The Heir Returns'));
+    expect(app.querySelector('video.player__video')).toBe(player);
   });
 
   it('reads the visitor\'s languages by their q-values, English when none is spoken here', () => {
