@@ -1,9 +1,10 @@
 // GET /api/statics.png through the gateway process as the distributed deployment runs it
-// (TARGET=gateway on PostgreSQL: the pixel edge, its bounded buffer and its batch writes to the
-// outbox of a scratch database on BENCH_DATABASE_URL's server, dropped at the end) against bare
-// node:http answering the same PNG, in this run. The services it would forward other calls to are
-// never asked. Every hit is written: a second line says how many the gateway kept and dropped, and
-// how many the database holds after it stopped.
+// (TARGET=gateway on PostgreSQL: the pixel edge, its bounded buffer and the batches its writer
+// thread stores in a scratch database on BENCH_DATABASE_URL's server, dropped at the end) against
+// bare node:http answering the same PNG, in this run. The services it would forward other calls to
+// are never asked, and the analytics service, which turns stored batches into events, runs
+// elsewhere. Every hit is stored: a second line says how many the gateway kept and dropped, and how
+// many the database holds after it stopped.
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,8 +70,9 @@ if (process.env.BENCH_ROLE === 'bare') {
 
   const database = new pg.Client({ connectionString: databaseUrl.toString() });
   await database.connect();
+  // A stored batch holds its hits apart by the record separator (pixel-hits.ts).
   const { rows } = await database.query(
-    `select coalesce(sum(jsonb_array_length((data #>> '{}')::jsonb)), 0)::int as hits from platform.outbox where type = 'statics.hit' and jsonb_typeof(data) = 'string'`,
+    `select coalesce(sum(length(body) - length(replace(body, chr(30), '')) + 1), 0)::int as hits from platform.edge_batches where edge = 'statics.png'`,
   );
   await database.end();
   await admin(`drop database if exists ${scratch} with (force)`);

@@ -6,12 +6,16 @@ import { forwardConversions } from './conversions.ts';
 import { subscribeAnalyticsConsumers } from './events.ts';
 import { createAnalyticsReports } from './reports.ts';
 import { createPixelEdge } from './pixel.ts';
+import { createHitEnricher } from './pixel-enricher.ts';
 import { analyticsRoutes } from './routes.ts';
 import { createAnalyticsService } from './service.ts';
 
 export const analyticsMigrations = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-/** The statics.png pixel (hits become statics.hit events), the advertising pixel configuration, and the analyst's aggregates. */
+/**
+ * The statics.png pixel (answered and stored by every gateway; its hits become statics.hit events
+ * where this module runs), the advertising pixel configuration, and the analyst's aggregates.
+ */
 export const analyticsModule = defineModule<never>({
   name: 'analytics',
   migrations: analyticsMigrations,
@@ -23,9 +27,14 @@ export const analyticsModule = defineModule<never>({
     subscribeAnalyticsConsumers(platform.bus, platform.logger);
     // Only with FACEBOOK_CAPI_TOKEN or TIKTOK_EVENTS_TOKEN; its sender runs as background work.
     const conversions = forwardConversions(platform);
+    // The hits every gateway's pixel stored become statics.hit events here.
+    const enricher = createHitEnricher(platform);
     return {
       routes: [analyticsRoutes(createAnalyticsService(platform)), analyticsAdminRoutes(createAnalyticsReports(platform), platform.config.ADMIN_TOKEN)],
-      ...(conversions && { background: conversions.background }),
+      background: () => {
+        const running = [enricher.start(), ...(conversions ? [conversions.background()] : [])];
+        return { stop: async () => void (await Promise.all(running.map((work) => work.stop()))) };
+      },
     };
   },
 });

@@ -1,15 +1,20 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Attribution } from '@cliffhanger/platform';
-import { appendEventBatch, type Database } from '@cliffhanger/platform/outbox';
+import type { Attribution, Executor } from '@cliffhanger/platform';
+import { appendEdgeBatch, type Database } from '@cliffhanger/platform/outbox';
 
 /**
- * One accepted hit as it arrived, waiting in the buffer: what the request carried, cut to a bounded
- * size, as one string of lines (`arrivedHit`). It is read, cleaned and hashed only when its batch is
- * written, so answering costs a string, and handing a batch to the writer thread copies strings, not
- * objects. Kept in memory only.
+ * A statics.png hit goes through three forms. Arrived: what the request carried, cut to a bounded
+ * size, one string of lines, in the edge's buffer (memory only). Stored: the same lines with the
+ * session token replaced by its user and the client's address by a keyed hash of the day, a batch
+ * of them one row of `platform.edge_batches`, written by the gateway. An event: read, cleaned and
+ * bounded where the analytics module runs (pixel-enricher.ts), as statics.hit in the outbox. The
+ * gateway answering the pixel thus only copies strings; the reading scales with the analytics service.
  */
 export type ArrivedHit = string;
+
+/** The edge's name in `platform.edge_batches`. */
+export const PIXEL_EDGE = 'statics.png';
 
 /** What `arrivedHit` keeps of a request; an absent header is an empty string. */
 export interface ArrivedFields {
@@ -25,21 +30,20 @@ export interface ArrivedFields {
   traceparent: string;
 }
 
+/** Between the hits of a stored batch; no field holds it (`line`). */
+const HIT_SEPARATOR = '\u001e';
+
 /**
  * A field in a line of its own. HTTP ends a header or the request line at a line break, so no field
- * holds one; one that did anyway (another server in front, a test) is left out rather than allowed
- * to move the fields after it.
+ * holds one; one that did anyway (another server in front, a test), or that held the separator of
+ * hits, is left out rather than allowed to move the fields after it.
  */
-export const line = (value: string | string[] | undefined, max: number): string => (typeof value === 'string' && !value.includes('\n') ? value.slice(0, max) : '');
+export const line = (value: string | string[] | undefined, max: number): string =>
+  typeof value === 'string' && !value.includes('\n') && !value.includes(HIT_SEPARATOR) ? value.slice(0, max) : '';
 
 /** Joined into one flat string, which holds on to nothing of the request it came from. */
 export const arrivedHit = (hit: ArrivedFields): ArrivedHit =>
   [hit.token, hit.at, hit.address, hit.query, hit.userAgent, hit.referrerToken, hit.fbclid, hit.ttclid, hit.traceparent].join('\n');
-
-function fieldsOf(hit: ArrivedHit): ArrivedFields {
-  const [token = '', at = '0', address = '', query = '', userAgent = '', referrerToken = '', fbclid = '', ttclid = '', traceparent = ''] = hit.split('\n');
-  return { token, at: Number(at), address, query, userAgent, referrerToken, fbclid, ttclid, traceparent };
-}
 
 /** The users of a batch's tokens, resolved where the caller's session can be checked (the edge's thread). */
 export type UsersByToken = ReadonlyMap<string, string | null>;
@@ -51,6 +55,7 @@ const MAX_LENGTH = 200;
 const MAX_USER_AGENT = 300;
 /** Client addresses kept at once (their hash of the day, their count of the minute); past this, fewer are kept. */
 export const MAX_COUNTED_ADDRESSES = 100_000;
+const DAY_MS = 86_400_000;
 
 // The pixel takes any query: a value with control characters (a NUL cannot even be stored) is
 // dropped, not recorded, and every value is cut to a bounded length.
@@ -65,87 +70,106 @@ const traceparentOf = (value: string) =>
 export const tokenOf = (hit: ArrivedHit): string | null => attributionOf(hit.slice(0, hit.indexOf('\n')));
 
 /**
- * Reads and writes hits: each cleaned and bounded, its address replaced by a keyed hash that changes
- * every UTC day (distinct visitors per day, no address kept), a batch as one outbox row of statics.hit
- * events. Used by the edge's own thread on an embedded database, and by the pixel's writer thread
+ * Stores batches of arrived hits (`PIXEL_EDGE` batches): each token replaced by its user, each
+ * address by a keyed hash that changes every UTC day (distinct visitors per day, no address kept).
+ * Used by the edge's own thread on an embedded database, and by the pixel's writer thread
  * (pixel-writer.ts) on a real server.
  */
-export function hitRecorder(ipKey: Uint8Array) {
+export function hitStore(ipKey: Uint8Array) {
   // A visitor sends many hits a day: each address is hashed once a day, for a bounded number of them.
   const hashes = new Map<string, string>();
   let hashDay = '';
-  function hashOf(address: string, day: string): string {
-    if (day !== hashDay || hashes.size >= MAX_COUNTED_ADDRESSES) {
+  let dayStart = 0;
+  function hashOf(address: string, at: number): string {
+    if (!(at >= dayStart && at < dayStart + DAY_MS) || hashes.size >= MAX_COUNTED_ADDRESSES) {
       hashes.clear();
-      hashDay = day;
+      dayStart = at - (at % DAY_MS);
+      hashDay = new Date(dayStart).toISOString().slice(0, 10);
     }
     let hash = hashes.get(address);
     if (hash === undefined) {
-      hash = createHmac('sha256', ipKey).update(`${day}|${address}`).digest('base64url').slice(0, 22);
+      hash = createHmac('sha256', ipKey).update(`${hashDay}|${address}`).digest('base64url').slice(0, 22);
       hashes.set(address, hash);
     }
     return hash;
   }
 
-  /** What a hit tells, cleaned and bounded, as its statics.hit event: null when it names no event. */
-  function eventOf(hit: ArrivedHit, users: UsersByToken) {
-    const arrived = fieldsOf(hit);
-    const query = new URLSearchParams(arrived.query);
-    const event = text(query.get('event'), 100);
-    if (!event) return null;
-    const params: Record<string, string> = {};
-    let kept = 0;
-    for (const [key, value] of query) {
-      if (kept === MAX_PARAMS) break;
-      if (OWN_FIELDS.has(key) || key.length > 50 || !clean(key) || !clean(value) || key in params) continue;
-      params[key] = value.slice(0, MAX_LENGTH);
-      kept++;
-    }
-    const amount = Math.round(Number(query.get('value') ?? 0) * 100);
-    const currency = query.get('currency');
-    const traceparent = traceparentOf(arrived.traceparent);
-    const at = new Date(arrived.at);
-    const token = attributionOf(arrived.token);
-    const videoId = text(query.get('videoId'), 100);
-    const episodeId = text(query.get('episodeId'), 100);
-    const userAgent = text(arrived.userAgent, MAX_USER_AGENT);
-    const attribution: Attribution = {
-      // Images carry no headers: the storefront repeats the attribution in the query.
-      referrerToken: attributionOf(arrived.referrerToken) ?? text(query.get('token')) ?? null,
-      fbclid: attributionOf(arrived.fbclid) ?? text(query.get('fbclid'), 512) ?? null,
-      ttclid: attributionOf(arrived.ttclid) ?? text(query.get('ttclid'), 512) ?? null,
-    };
-    return {
-      occurredAt: at,
-      // Whoever cannot be told (an unknown token, the user service down) is recorded as nobody, not guessed.
-      userId: token ? (users.get(token) ?? null) : null,
-      attribution,
-      ...(traceparent && { traceparent }),
-      data: {
-        event,
-        ...(videoId && { videoId }),
-        ...(episodeId && { episodeId }),
-        value: { amount: Number.isSafeInteger(amount) && amount >= 0 ? amount : 0, currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : 'USD' },
-        path: text(query.get('path')) ?? '',
-        params,
-        ...(userAgent && { userAgent }),
-        ipHash: hashOf(arrived.address, at.toISOString().slice(0, 10)),
-      },
-    };
+  function storedHit(hit: ArrivedHit, users: UsersByToken): string {
+    const fields = hit.split('\n');
+    const token = attributionOf(fields[0] ?? '');
+    // Whoever cannot be told (an unknown token, the user service down) is recorded as nobody, not guessed.
+    fields[0] = (token && users.get(token)) ?? '';
+    fields[2] = hashOf(fields[2] ?? '', Number(fields[1]));
+    return fields.join('\n');
   }
 
   return {
-    /** Writes a batch as one outbox row; answers how many of its hits named an event and were written. */
-    async write(database: Database, batch: ArrivedHit[], users: UsersByToken): Promise<number> {
-      const events = batch.map((arrived) => eventOf(arrived, users)).filter((event) => event !== null);
+    /** Writes a batch as one row of `platform.edge_batches`. */
+    async write(database: Database, batch: ArrivedHit[], users: UsersByToken): Promise<void> {
+      const body = batch.map((hit) => storedHit(hit, users)).join(HIT_SEPARATOR);
       // Hits waited in memory already, so the commit does not wait for its WAL flush either (PostgreSQL
       // writes it within a moment; a crash can lose that moment's hits, as it loses the buffer's).
-      if (events.length === 0) return 0;
-      await database.transaction(async (tx) => {
+      await database.transaction(async (tx: Executor) => {
         await tx.execute(sql`set local synchronous_commit = off`);
-        await appendEventBatch(tx, 'statics.hit', events);
+        await appendEdgeBatch(tx, PIXEL_EDGE, body);
       });
-      return events.length;
+    },
+  };
+}
+
+/** A stored batch's hits as statics.hit events, in their order (a hit that names no event is none), and how many hits it held. */
+export function hitEventsOf(body: string) {
+  const hits = body.split(HIT_SEPARATOR);
+  const events = hits.map(eventOf).filter((event) => event !== null);
+  return { events, hits: hits.length };
+}
+
+/** What a stored hit tells, cleaned and bounded, as its statics.hit event: null when it names no event. */
+function eventOf(hit: string) {
+  const [userId = '', at = '', ipHash = '', query = '', userAgent = '', referrerToken = '', fbclid = '', ttclid = '', traceparent = ''] = hit.split('\n');
+  const ms = Number(at);
+  if (!Number.isSafeInteger(ms) || ms < 0) return null;
+  // One pass over the query: the first of each own field (as URLSearchParams.get reads it), and
+  // the first MAX_PARAMS others that are clean.
+  const own = new Map<string, string>();
+  const params: Record<string, string> = {};
+  let kept = 0;
+  for (const [key, value] of new URLSearchParams(query)) {
+    if (OWN_FIELDS.has(key)) {
+      if (!own.has(key)) own.set(key, value);
+    } else if (kept < MAX_PARAMS && key.length <= 50 && clean(key) && clean(value) && !(key in params)) {
+      params[key] = value.slice(0, MAX_LENGTH);
+      kept++;
+    }
+  }
+  const event = text(own.get('event'), 100);
+  if (!event) return null;
+  const amount = Math.round(Number(own.get('value') ?? 0) * 100);
+  const currency = own.get('currency');
+  const trace = traceparentOf(traceparent);
+  const videoId = text(own.get('videoId'), 100);
+  const episodeId = text(own.get('episodeId'), 100);
+  const agent = text(userAgent, MAX_USER_AGENT);
+  const attribution: Attribution = {
+    // Images carry no headers: the storefront repeats the attribution in the query.
+    referrerToken: attributionOf(referrerToken) ?? text(own.get('token')) ?? null,
+    fbclid: attributionOf(fbclid) ?? text(own.get('fbclid'), 512) ?? null,
+    ttclid: attributionOf(ttclid) ?? text(own.get('ttclid'), 512) ?? null,
+  };
+  return {
+    time: new Date(ms).toISOString(),
+    userId: userId || null,
+    attribution,
+    ...(trace && { traceparent: trace }),
+    data: {
+      event,
+      ...(videoId && { videoId }),
+      ...(episodeId && { episodeId }),
+      value: { amount: Number.isSafeInteger(amount) && amount >= 0 ? amount : 0, currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : 'USD' },
+      path: text(own.get('path')) ?? '',
+      params,
+      ...(agent && { userAgent: agent }),
+      ipHash,
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import proxyAddr from 'proxy-addr';
 import { Counter, Gauge } from 'prom-client';
 import { serverSecret, startThread, type Authenticate, type Database, type Edge, type Logger, type Platform } from '@cliffhanger/platform';
-import { arrivedHit, hitRecorder, line, MAX_COUNTED_ADDRESSES, tokenOf, type ArrivedHit, type UsersByToken } from './pixel-hits.ts';
+import { arrivedHit, hitStore, line, MAX_COUNTED_ADDRESSES, tokenOf, type ArrivedHit, type UsersByToken } from './pixel-hits.ts';
 import type { WriterData, WriterReply, WriterRequest } from './pixel-writer.ts';
 
 // The smallest transparent PNG: 1x1, one byte of alpha.
@@ -36,30 +36,38 @@ const MAX_QUERY = 8_000;
 const MAX_HEADER = 600;
 
 export interface PixelOptions {
-  platform: Pick<Platform, 'config' | 'database' | 'bus' | 'logger' | 'metrics' | 'lifecycle'>;
+  platform: Pick<Platform, 'config' | 'database' | 'logger' | 'metrics' | 'lifecycle'>;
   authenticate: Authenticate;
   /** How long a hit may wait before it is written. */
   flushMs?: number;
 }
 
 /**
+ * statics.png hits by what became of them: at the edge buffered, written, limited (over the
+ * per-address limit) or dropped (buffer full, or unwritten at shutdown); where their batch became
+ * events, ignored (no event name). One set of series per process: a second edge on the same
+ * registry (a test's) counts into it too.
+ */
+export const pixelHitCounter = (registry: Platform['metrics']['registry']): Counter<'outcome'> =>
+  (registry.getSingleMetric('pixel_hits_total') as Counter<'outcome'> | undefined) ??
+  new Counter({
+    name: 'pixel_hits_total',
+    help: 'statics.png requests, by what became of the hit: buffered, written, limited (over the per-address limit), dropped (buffer full, or unwritten at shutdown), ignored (no event name, found when its batch became events)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+
+/**
  * `GET /api/statics.png`, answered on the bare HTTP server before Express: a 1x1 PNG at once, to
  * any query, whatever storage or the other services are doing. The hit goes into a bounded buffer
- * and is written in batches as statics.hit events; if the database is unreachable the buffer
+ * and is written in batches, as it arrived but for its token and address (pixel-hits.ts), for the
+ * analytics module to turn into statics.hit events; if the database is unreachable the buffer
  * holds hits (dropping the newest once full) and writing resumes when it is back. A query's
  * `userId` is never believed: the hit belongs to the user whose token the request carries.
  */
 export function createPixelEdge({ platform, authenticate, flushMs = platform.config.PIXEL_FLUSH_MS }: PixelOptions): Edge {
-  const { config, database, bus, logger, metrics, lifecycle } = platform;
-  // One set of series per process: a second edge on the same registry (a test's) counts into it too.
-  const hits =
-    (metrics.registry.getSingleMetric('pixel_hits_total') as Counter<'outcome'> | undefined) ??
-    new Counter({
-      name: 'pixel_hits_total',
-      help: 'statics.png requests, by what became of the hit: buffered, written, limited (over the per-address limit), dropped (buffer full, or unwritten at shutdown), ignored (no event name)',
-      labelNames: ['outcome'] as const,
-      registers: [metrics.registry],
-    });
+  const { config, database, logger, metrics, lifecycle } = platform;
+  const hits = pixelHitCounter(metrics.registry);
   const buffered =
     (metrics.registry.getSingleMetric('pixel_buffer_hits') as Gauge | undefined) ??
     new Gauge({ name: 'pixel_buffer_hits', help: 'statics.png hits waiting to be written', registers: [metrics.registry] });
@@ -67,7 +75,6 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   const accepted = hits.labels('buffered');
   const limited = hits.labels('limited');
   const dropped = hits.labels('dropped');
-  const ignored = hits.labels('ignored');
   const written = hits.labels('written');
   const addressOf = addressRule(config.TRUST_PROXY);
   const ipKey = Buffer.from(hkdfSync('sha256', serverSecret(config, 'MEDIA_SECRET'), '', 'cliffhanger statics.png address hash', 32));
@@ -173,11 +180,9 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       // Whoever cannot be told (the user service is down) is recorded as nobody, not guessed.
       users.set(token, await authenticate(token).catch(() => null));
     }
-    const count = await writer.write(batch, users);
+    await writer.write(batch, users);
     pending.splice(0, batch.length);
-    ignored.inc(batch.length - count);
-    written.inc(count);
-    bus.nudge();
+    written.inc(batch.length);
   }
 
   return {
@@ -220,20 +225,20 @@ function addressRule(setting: number | string[] | false): (req: IncomingMessage)
   return (req) => proxyAddr(req, trusted);
 }
 
-/** Writes batches of hits: answers how many were written (the rest named no event). */
+/** Writes batches of hits. */
 interface HitWriter {
   /** Hits that start a write at once; fewer wait for the flush. */
   fullBatch: number;
   /** The most hits one write takes. */
   batchSize: number;
-  write(batch: ArrivedHit[], users: UsersByToken): Promise<number>;
+  write(batch: ArrivedHit[], users: UsersByToken): Promise<void>;
   close(): Promise<void>;
 }
 
 /** On PGlite, which lives in this thread: a write at a time, between requests, of BATCH hits at most. */
 function inThisThread(database: Database, ipKey: Uint8Array): HitWriter {
-  const recorder = hitRecorder(ipKey);
-  return { fullBatch: fullBatchFor(database), batchSize: BATCH, write: (batch, users) => recorder.write(database, batch, users), close: async () => {} };
+  const store = hitStore(ipKey);
+  return { fullBatch: fullBatchFor(database), batchSize: BATCH, write: (batch, users) => store.write(database, batch, users), close: async () => {} };
 }
 
 /**
@@ -244,7 +249,7 @@ function inThisThread(database: Database, ipKey: Uint8Array): HitWriter {
 function writerThread(data: WriterData, logger: Logger): HitWriter {
   let thread: Worker | null = null;
   let nextId = 0;
-  const waiting = new Map<number, { resolve: (written: number) => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
 
   function failAll(error: Error): void {
     for (const { reject } of waiting.values()) reject(error);
@@ -260,7 +265,7 @@ function writerThread(data: WriterData, logger: Logger): HitWriter {
       const request = waiting.get(reply.id);
       waiting.delete(reply.id);
       if ('error' in reply) request?.reject(new Error(reply.error));
-      else request?.resolve(reply.written);
+      else request?.resolve();
     });
     worker.on('error', (error) => logger.error({ err: error }, 'the statics.png writer thread failed; a new one takes over'));
     worker.on('exit', () => {
@@ -277,7 +282,7 @@ function writerThread(data: WriterData, logger: Logger): HitWriter {
     batchSize: WRITER_BATCH,
     write(batch, users) {
       const id = nextId++;
-      return new Promise<number>((resolve, reject) => {
+      return new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         started().postMessage({ id, batch, users: [...users] } satisfies WriterRequest);
       });

@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openPostgres, platformMigrations, queryRows, type Edge, type Platform } from '@cliffhanger/platform';
 import { eventually, freePort, openTestPlatform, outboxEvents, realDatabaseUrl, stopPlatform } from '@cliffhanger/platform/testing';
 import { createPixelEdge, fullBatchFor, PIXEL_PNG } from '../src/pixel.ts';
+import { createHitEnricher } from '../src/pixel-enricher.ts';
+import { arrivedHit, hitStore } from '../src/pixel-hits.ts';
 
 // The pixel edge on its own HTTP server and a real database (PGlite, or PostgreSQL in npm test's
-// second pass): what it answers, what it keeps, and what it does when the database is away.
+// second pass): what it answers, what it stores, what its stored batches become, and what it does
+// when the database is away.
 let platform: Platform;
 beforeAll(async () => {
   platform = await openTestPlatform({ RATE_LIMIT_PIXEL_PER_MINUTE: '100000', PIXEL_BUFFER_HITS: '2000' });
@@ -27,14 +30,31 @@ async function serve(edge: Edge) {
   return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** The statics.hit events written, as the buses hand them on (the pixel writes a row per batch). */
-const hits = async () =>
-  (await outboxEvents(platform.database.db, 'statics.hit')).map((event) => ({
+/** Batches the edge stored that have not become events yet. */
+const storedBatches = async () => (await queryRows<{ n: number }>(platform.database.db, sql`select count(*)::int as n from platform.edge_batches`))[0]!.n;
+
+/** Starts a test from no hits at all. */
+const forgetHits = async () => {
+  await platform.database.db.execute(sql`delete from platform.edge_batches`);
+  await platform.database.db.execute(sql`delete from platform.outbox`);
+};
+
+/** The stored batches' text, as the gateway wrote it. */
+const storedText = async () => (await queryRows<{ body: string }>(platform.database.db, sql`select body from platform.edge_batches order by id`)).map((row) => row.body).join('\n');
+
+/**
+ * The statics.hit events the stored batches became (the analytics module's enricher, run here at
+ * once rather than at its poll), as the buses hand them on: an outbox row per batch.
+ */
+const hits = async () => {
+  await createHitEnricher(platform, 60_000).run();
+  return (await outboxEvents(platform.database.db, 'statics.hit')).map((event) => ({
     user_id: event.userId,
     occurred_at: event.time,
     attribution: event.attribution,
     data: event.data as Record<string, any>,
   }));
+};
 
 async function expectPng(response: Response) {
   expect(response.status).toBe(200);
@@ -55,7 +75,7 @@ function fuzzedQuery(seed: number): string {
 
 describe('statics.png at the edge', () => {
   it('keeps a hit cleaned and bounded, with its attribution, user agent and a hashed address, never the raw one', async () => {
-    await platform.database.db.execute(sql`delete from platform.outbox`);
+    await forgetHits();
     const edge = createPixelEdge({ platform, authenticate, flushMs: 10 });
     const site = await serve(edge);
     const before = Date.now();
@@ -64,7 +84,12 @@ describe('statics.png at the edge', () => {
         headers: { 'user-agent': 'Mozilla/5.0 (test)' },
       }),
     );
-    const [hit] = await eventually(async () => ((await hits()).length === 1 ? hits() : null));
+    // Stored as it came, but for the address, which is never kept.
+    await eventually(async () => (await storedBatches()) === 1, 10_000, 'the hit stored');
+    expect(await storedText()).toContain('event=purchase&value=4.99');
+    expect(await storedText()).not.toContain('127.0.0.1');
+    const [hit] = await hits();
+    expect(await storedBatches()).toBe(0);
     expect(hit!.attribution).toEqual({ referrerToken: 'ref-9', fbclid: 'fb-1', ttclid: null });
     expect(hit!.data).toMatchObject({ event: 'purchase', videoId: 'v1', value: { amount: 499, currency: 'EUR' }, params: { campaign: 'spring' }, userAgent: 'Mozilla/5.0 (test)' });
     expect(hit!.data.path).toHaveLength(200);
@@ -78,14 +103,17 @@ describe('statics.png at the edge', () => {
   });
 
   it("believes no query's userId: the hit belongs to the user of the token it carries, or to nobody", async () => {
-    await platform.database.db.execute(sql`delete from platform.outbox`);
+    await forgetHits();
     const edge = createPixelEdge({ platform, authenticate, flushMs: 10 });
     const site = await serve(edge);
     const someoneElse = '0b9b4c1e-2f4a-4c8e-9d7a-3f1e2d4c5b6a';
     await expectPng(await fetch(`${site.url}?event=claimed&userId=${someoneElse}`));
     await expectPng(await fetch(`${site.url}?event=spoofed&userId=${someoneElse}`, { headers: { 'x-user-token': 'token-of-ann' } }));
     await expectPng(await fetch(`${site.url}?event=unknown-token&userId=${someoneElse}`, { headers: { 'x-user-token': 'nobody-has-this' } }));
-    const recorded = await eventually(async () => ((await hits()).length === 3 ? hits() : null));
+    await eventually(async () => (await storedBatches()) > 0 && (await storedText()).includes('unknown-token'), 10_000, 'the hits stored');
+    // A session token is never stored: the user it belongs to is.
+    expect(await storedText()).not.toMatch(/token-of-ann|nobody-has-this/);
+    const recorded = await hits();
     expect(Object.fromEntries(recorded.map((hit) => [hit.data.event, hit.user_id]))).toEqual({ claimed: null, spoofed: tokens['token-of-ann'], 'unknown-token': null });
     await site.close();
     await edge.stop();
@@ -121,7 +149,7 @@ describe('statics.png at the edge', () => {
   }, 120_000);
 
   it('writes what it holds when it stops', async () => {
-    await platform.database.db.execute(sql`delete from platform.outbox`);
+    await forgetHits();
     const edge = createPixelEdge({ platform, authenticate, flushMs: 60_000 });
     const site = await serve(edge);
     for (let i = 0; i < 30; i++) await fetch(`${site.url}?event=late-${i}`);
@@ -131,8 +159,8 @@ describe('statics.png at the edge', () => {
     expect(await hits()).toHaveLength(30);
   });
 
-  it('writes a full batch at once, without waiting for the flush, as one outbox row', async () => {
-    await platform.database.db.execute(sql`delete from platform.outbox`);
+  it('writes a full batch at once, without waiting for the flush, as one stored batch that becomes one outbox row', async () => {
+    await forgetHits();
     const many = { ...platform, config: { ...platform.config, RATE_LIMIT_PIXEL_PER_MINUTE: 10_000 } };
     const edge = createPixelEdge({ platform: many, authenticate, flushMs: 600_000 });
     const site = await serve(edge);
@@ -142,7 +170,8 @@ describe('statics.png at the edge', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await hits()).toHaveLength(0);
     await fetch(`${site.url}?event=busy-${full - 1}`);
-    const written = await eventually(async () => ((await hits()).length === full ? hits() : null), 30_000, 'the full batch');
+    await eventually(async () => (await storedBatches()) === 1, 30_000, 'the full batch');
+    const written = await hits();
     expect(written.map((hit) => hit.data.event)).toEqual(Array.from({ length: full }, (_, i) => `busy-${i}`));
     const rows = await queryRows<{ n: number }>(platform.database.db, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
     expect(rows).toEqual([{ n: 1 }]);
@@ -151,7 +180,7 @@ describe('statics.png at the edge', () => {
   }, 60_000);
 
   it('counts hits per address and minute: past the limit it answers the PNG and keeps nothing', async () => {
-    await platform.database.db.execute(sql`delete from platform.outbox`);
+    await forgetHits();
     const limited = { ...platform, config: { ...platform.config, RATE_LIMIT_PIXEL_PER_MINUTE: 5 } };
     const edge = createPixelEdge({ platform: limited, authenticate, flushMs: 10 });
     const site = await serve(edge);
@@ -162,10 +191,59 @@ describe('statics.png at the edge', () => {
   });
 });
 
+describe('the stored hits, where the analytics module runs', () => {
+  const ipKey = new Uint8Array(32).fill(7);
+  const arrived = (event: string, address = '203.0.113.9') =>
+    arrivedHit({ token: 'token-of-ann', at: Date.UTC(2026, 10, 26, 12), address, query: `event=${event}&lang=es`, userAgent: 'Mozilla/5.0', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
+  const users = new Map([['token-of-ann', tokens['token-of-ann']!]]);
+
+  it('become statics.hit events once and in order, an outbox row a batch, however many enrichers take them', async () => {
+    await forgetHits();
+    const store = hitStore(ipKey);
+    for (let batch = 0; batch < 6; batch++) await store.write(platform.database, [0, 1, 2].map((i) => arrived(`b${batch}-${i}`)), users);
+    expect(await storedBatches()).toBe(6);
+    // Two processes' enrichers at once: one takes while the other finds the lock held.
+    const [first, second] = [createHitEnricher(platform, 60_000), createHitEnricher(platform, 60_000)];
+    await Promise.all([first.run(), second.run()]);
+    await second.run();
+    expect(await storedBatches()).toBe(0);
+    const events = await outboxEvents(platform.database.db, 'statics.hit');
+    expect(events.map((event) => event.data.event)).toEqual(Array.from({ length: 18 }, (_, i) => `b${Math.floor(i / 3)}-${i % 3}`));
+    expect(new Set(events.map((event) => event.id)).size).toBe(18);
+    expect(events[0]).toMatchObject({ userId: tokens['token-of-ann'], time: '2026-11-26T12:00:00.000Z', data: { params: { lang: 'es' }, ipHash: expect.stringMatching(/^[\w-]{22}$/) } });
+    const rows = await queryRows<{ n: number }>(platform.database.db, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
+    expect(rows).toEqual([{ n: 6 }]);
+  });
+
+  it('hash an address the same within a UTC day and differently the next', async () => {
+    await forgetHits();
+    const store = hitStore(ipKey);
+    const at = (iso: string, address: string) => arrivedHit({ token: '', at: Date.parse(iso), address, query: 'event=seen', userAgent: '', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
+    await store.write(platform.database, [at('2026-11-26T00:00:01Z', '198.51.100.1'), at('2026-11-26T23:59:59Z', '198.51.100.1'), at('2026-11-27T00:00:00Z', '198.51.100.1'), at('2026-11-26T12:00:00Z', '198.51.100.2')], new Map());
+    await createHitEnricher(platform, 60_000).run();
+    const hashes = (await outboxEvents(platform.database.db, 'statics.hit')).map((event) => event.data.ipHash);
+    expect(hashes[0]).toBe(hashes[1]);
+    expect(new Set(hashes).size).toBe(3);
+  });
+
+  it('count a hit that names no event as ignored, and a batch of none writes no outbox row', async () => {
+    await forgetHits();
+    const ignored = async () => Number(/pixel_hits_total\{outcome="ignored"[^}]*\} (\d+)/.exec(await platform.metrics.registry.metrics())?.[1] ?? 0);
+    const before = await ignored();
+    const nameless = arrivedHit({ token: '', at: Date.now(), address: '203.0.113.9', query: 'value=1', userAgent: '', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
+    await hitStore(ipKey).write(platform.database, [nameless, nameless], new Map());
+    await hitStore(ipKey).write(platform.database, [nameless, arrived('named')], users);
+    await createHitEnricher(platform, 60_000).run();
+    expect(await storedBatches()).toBe(0);
+    expect((await outboxEvents(platform.database.db, 'statics.hit')).map((event) => event.data.event)).toEqual(['named']);
+    expect(await ignored()).toBe(before + 3);
+  });
+});
+
 // Only PostgreSQL has a connection to cut: a TCP relay in front of it goes away and comes back.
 describe.skipIf(!realDatabaseUrl)('statics.png when PostgreSQL goes away and comes back (second pass)', () => {
   it('keeps answering, holds the hits, and writes them all once the database is back', async () => {
-    await platform.database.db.execute(sql`delete from platform.outbox`);
+    await forgetHits();
     const target = new URL(realDatabaseUrl!);
     const sockets = new Set<net.Socket>();
     let up = false;

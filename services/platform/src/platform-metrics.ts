@@ -16,10 +16,11 @@ interface Watched {
 
 /**
  * The series an operator alerts on, read when Prometheus scrapes: jobs waiting and dead per queue,
- * events the outbox has not handed on yet and how old the oldest is, and (Postgres bus) how far
- * each consumer is behind. A scrape that cannot read them (the database away) leaves the last
- * values and logs why. With the Kafka bus, consumer lag is the broker's (consumer-group offsets,
- * e.g. kafka-exporter's `kafka_consumergroup_lag`).
+ * events the outbox has not handed on yet and how old the oldest is, (Postgres bus) how far each
+ * consumer is behind, and how long the oldest batch an edge received has waited to become events.
+ * A scrape that cannot read them (the database away) leaves the last values and logs why. With the
+ * Kafka bus, consumer lag is the broker's (consumer-group offsets, e.g. kafka-exporter's
+ * `kafka_consumergroup_lag`).
  */
 export function watchPlatform({ metrics, database, bus, queue, logger }: Watched): void {
   const registers = [metrics.registry];
@@ -93,6 +94,15 @@ export function watchPlatform({ metrics, database, bus, queue, logger }: Watched
         for (const row of rows) this.set({ consumer: row.consumer }, Number(row.behind));
       }),
     });
+  new Gauge({
+    name: 'edge_batch_lag_seconds',
+    help: 'Age of the oldest batch a gateway edge received (statics.png hits) that its module has not turned into events yet (0 when none waits)',
+    registers,
+    collect: guarded('edge batches', async function (this: Gauge) {
+      const [row] = await queryRows<{ oldest: number | null }>(database.db, sql`select extract(epoch from now() - min(received_at))::float8 as oldest from platform.edge_batches`);
+      this.set(Math.max(0, Number(row?.oldest ?? 0)));
+    }),
+  });
 }
 
 /**

@@ -198,7 +198,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
             userId: userOf(n),
             attribution: { referrerToken: null, fbclid: `fb-${n}`, ttclid: null },
             ...(n === 1 && { traceparent: context.traceparent }),
-            occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)),
+            time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
           })),
         ),
       );

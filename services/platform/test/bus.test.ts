@@ -52,7 +52,7 @@ describe('tail-events on the Postgres bus', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const later = [await publish(2), await publish(3)];
       // A batch row (the pixel's) prints an event a line, at its row's position.
-      const hits = [4, 5].map((n) => ({ data: { videoId: `v${n}`, favorite: true }, userId: `u${n}`, attribution: systemContext().attribution, occurredAt: new Date() }));
+      const hits = [4, 5].map((n) => ({ data: { videoId: `v${n}`, favorite: true }, userId: `u${n}`, attribution: systemContext().attribution, time: new Date().toISOString() }));
       await database.transaction((tx) => appendEventBatch(tx, 'favorite.changed', hits));
       await eventually(() => fromNow.length === 4, 10_000, 'the later events');
       stop.abort();

@@ -85,6 +85,7 @@ export async function appendEvents(tx: Executor, events: BatchedEvent[]): Promis
 /** An event inside a batch row, as `data` holds it: what a row of its own holds in columns. */
 interface BatchEntry {
   id: string;
+  /** When it happened, ISO 8601: a buffered pixel hit is written a moment after it arrived. */
   time: string;
   userId: string | null;
   attribution: Attribution;
@@ -100,24 +101,11 @@ interface BatchEntry {
  * row (`eventsFromRow`), and a dead letter of one points at its row. They are built by one piece of
  * code, so the first stands for the shape of all against the proto schema.
  */
-export async function appendEventBatch(
-  tx: Executor,
-  type: EventType,
-  events: { data: Record<string, unknown>; userId: string | null; attribution: Attribution; traceparent?: string; occurredAt: Date }[],
-): Promise<void> {
+export async function appendEventBatch(tx: Executor, type: EventType, events: Omit<BatchEntry, 'id'>[]): Promise<void> {
   const [first] = events;
   if (!first) return;
   checkPayload(type, first.data);
-  const entries = events.map(
-    ({ data, userId, attribution, traceparent, occurredAt }): BatchEntry => ({
-      id: randomUUID(),
-      time: occurredAt.toISOString(),
-      userId,
-      attribution,
-      data,
-      ...(traceparent && { traceparent }),
-    }),
-  );
+  const entries = events.map((event): BatchEntry => ({ id: randomUUID(), ...event }));
   await tx.execute(sql`
     insert into platform.outbox (event_id, type, occurred_at, user_id, attribution, data)
     values (${randomUUID()}, ${type}, ${entries[0]!.time}, null, '{}'::jsonb, to_jsonb(${JSON.stringify(entries)}::text))`);

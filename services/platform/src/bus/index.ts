@@ -11,6 +11,7 @@ export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.ts';
 export { CONTENT_TYPE, decodeEvent, encodeEvent, eventTopics, familyOf, topicOf, type WireMessage } from './wire.ts';
 export { tailKafkaEvents, tailOutboxEvents, type TailOptions } from './tail.ts';
 export { createPostgresBus } from './postgres-bus.ts';
+export { appendEdgeBatch, takeEdgeBatch, type EdgeBatch } from './edge-batches.ts';
 
 /** Kafka when KAFKA_BROKERS is set, otherwise the outbox itself is the log. */
 export function createEventBus(config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID'>, database: Database, logger: Logger): EventBus {
