@@ -48,8 +48,10 @@ describe('/metrics', () => {
 
     const text = await eventually(async () => {
       const body = await scrape();
-      return sample(body, 'pixel_hits_total', { outcome: 'written' }) === 1 && sample(body, 'outbox_waiting_events') === 0 ? body : null;
-    }, 20_000, 'the pixel hit written and the outbox handed on');
+      return sample(body, 'pixel_hits_total', { outcome: 'written' }) === 1 && sample(body, 'edge_batch_lag_seconds') === 0 && sample(body, 'outbox_waiting_events') === 0
+        ? body
+        : null;
+    }, 20_000, 'the pixel hit stored, made an event, and the outbox handed on');
     expect(sample(text, 'http_requests_total', { route: '/api/plan', status: '200' })).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/api\/payment\/pay"/);
     expect(sample(text, 'payments_total', { outcome: 'succeeded', kind: 'coins' })).toBe(1);
