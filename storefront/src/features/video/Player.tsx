@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Subtitle } from '../../api/types';
 import { useT } from '../../i18n/I18nProvider';
-import { attachStream, PLAYING_BUFFER_SECONDS, STANDBY_BUFFER_SECONDS, type StreamHandle } from './attachStream';
+import { attachStream, PLAYING_BUFFER_SECONDS, STANDBY_BUFFER_SECONDS, WATCHED_SECONDS, type StreamHandle } from './attachStream';
 import { startPlaybackSession } from './playbackQuality';
 import { PlayerControls } from './PlayerControls';
 import { SubtitleMenu } from './SubtitleMenu';
@@ -66,6 +66,8 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
   const [duration, setDuration] = useState(0);
   const [controlsShown, setControlsShown] = useState(true);
   const [attempt, setAttempt] = useState(0);
+  // The source the viewer has stayed with for WATCHED_SECONDS: it buffers fully, and the next stands by.
+  const [watched, setWatched] = useState<string | null>(null);
   const [fullscreen, setFullscreen] = useState(false);
   const hideTimer = useRef<number>(0);
   const captions = useSubtitles(video, subtitles);
@@ -103,13 +105,23 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       if (startAt < element.duration - 3) element.currentTime = startAt;
       start();
     };
+    // The first seconds buffer only a little ahead; once the viewer has stayed, the rest follows.
+    let from: number | null = null;
+    const onTime = () => {
+      if (element.paused) return;
+      from ??= element.currentTime;
+      if (element.currentTime - from < WATCHED_SECONDS) return;
+      element.removeEventListener('timeupdate', onTime);
+      handle?.bufferAhead(PLAYING_BUFFER_SECONDS);
+      setWatched(url);
+    };
+    element.addEventListener('timeupdate', onTime);
     const waiting = standby.current;
     if (waiting?.url === url && attempt === 0) {
       // Swiped to the episode standing by: attached, its start buffered; it plays at once.
       standby.current = null;
       waiting.onFatal = fail;
       handle = waiting.handle;
-      handle.bufferAhead(PLAYING_BUFFER_SECONDS);
       // Sound as the viewer had it on the element it replaces.
       element.muted = muted;
       if (resumes && element.readyState >= HTMLMediaElement.HAVE_METADATA) onMetadata();
@@ -117,7 +129,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       else start();
     } else {
       if (resumes) element.addEventListener('loadedmetadata', onMetadata, { once: true });
-      attachStream(element, url, fail)
+      attachStream(element, url, fail, STANDBY_BUFFER_SECONDS)
         .then((attached) => {
           if (cancelled) return attached.destroy();
           handle = attached;
@@ -128,50 +140,46 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
     return () => {
       cancelled = true;
       element.removeEventListener('loadedmetadata', onMetadata);
+      element.removeEventListener('timeupdate', onTime);
       session.end();
       handle?.destroy();
     };
     // startAt applies to the source it came with, not to later resume updates.
   }, [url, attempt]);
 
-  // Once this episode plays, the next one is attached to the standby element and buffers its start
-  // (a few seconds), paused: a swipe then shows it and plays, with no playlist or segment to wait for.
+  // Once the viewer has stayed with this episode, the next one is attached to the standby element and
+  // buffers its start (a few seconds), paused: a swipe then shows it and plays, with no playlist or
+  // segment to wait for.
   useEffect(() => {
-    const element = video.current;
     const spare = standbyVideo.current;
     const current = standby.current;
     if (current && current.url !== preloadUrl) {
       current.handle.destroy();
       standby.current = null;
     }
-    if (!element || !spare || !url || !preloadUrl || preloadUrl === url || standby.current) return;
+    if (!spare || !url || !preloadUrl || preloadUrl === url || standby.current || watched !== url) return;
     let cancelled = false;
-    const prepare = () => {
-      let waiting: Standby | null = null;
-      attachStream(spare, preloadUrl, (errorType) => waiting?.onFatal(errorType), STANDBY_BUFFER_SECONDS)
-        .then((handle) => {
-          if (cancelled) return handle.destroy();
-          const standing: Standby = {
-            url: preloadUrl,
-            handle,
-            // A stream that fails while it stands by is let go: a swipe then starts that episode afresh.
-            onFatal: () => {
-              if (standby.current === standing) standby.current = null;
-              handle.destroy();
-            },
-          };
-          waiting = standing;
-          standby.current = standing;
-        })
-        .catch(() => undefined);
-    };
-    if (element.currentTime > 0 && !element.paused) prepare();
-    else element.addEventListener('playing', prepare, { once: true });
+    let waiting: Standby | null = null;
+    attachStream(spare, preloadUrl, (errorType) => waiting?.onFatal(errorType), STANDBY_BUFFER_SECONDS)
+      .then((handle) => {
+        if (cancelled) return handle.destroy();
+        const standing: Standby = {
+          url: preloadUrl,
+          handle,
+          // A stream that fails while it stands by is let go: a swipe then starts that episode afresh.
+          onFatal: () => {
+            if (standby.current === standing) standby.current = null;
+            handle.destroy();
+          },
+        };
+        waiting = standing;
+        standby.current = standing;
+      })
+      .catch(() => undefined);
     return () => {
       cancelled = true;
-      element.removeEventListener('playing', prepare);
     };
-  }, [url, preloadUrl, activeSlot]);
+  }, [url, preloadUrl, activeSlot, watched]);
 
   useEffect(
     () => () => {

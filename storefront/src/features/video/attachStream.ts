@@ -7,10 +7,15 @@ export interface StreamHandle {
   destroy: () => void;
 }
 
-/** Seconds buffered ahead while playing. */
+/** Seconds buffered ahead while playing, once the viewer has stayed with the episode (`WATCHED_SECONDS`). */
 export const PLAYING_BUFFER_SECONDS = 20;
-/** Seconds a standby stream (the next episode, a swipe away) buffers: its first segments. */
+/**
+ * Seconds buffered ahead in an episode's first seconds, and by a standby stream (the next episode, a
+ * swipe away): its first segments. A viewer who leaves at once has not paid for 20 s of it.
+ */
 export const STANDBY_BUFFER_SECONDS = 4;
+/** Seconds of an episode played before it buffers fully and the next one is made to stand by. */
+export const WATCHED_SECONDS = 3;
 
 // The full build: the light one leaves out alternate renditions, and ladders share one audio
 // rendition across their rungs (an EXT-X-MEDIA audio group) that it would not play.

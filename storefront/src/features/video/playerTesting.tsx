@@ -1,6 +1,7 @@
-import { cleanup, render } from '@testing-library/react';
+import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { I18nProvider } from '../../i18n/I18nProvider';
+import { WATCHED_SECONDS } from './attachStream';
 import { Player } from './Player';
 
 /** For a test file of the player: jsdom plays nothing, so play() only says it started. */
@@ -13,6 +14,21 @@ export function stubPlayback(): void {
     cleanup();
     vi.restoreAllMocks();
   });
+}
+
+/**
+ * The viewer stays with the episode on `element` (which jsdom cannot play): it plays on from 0 to
+ * `seconds` (WATCHED_SECONDS by default), as the element's time updates tell the player.
+ */
+export function watch(element: Element, seconds = WATCHED_SECONDS): void {
+  let time = 0;
+  Object.defineProperty(element, 'paused', { configurable: true, get: () => false });
+  Object.defineProperty(element, 'currentTime', { configurable: true, get: () => time, set: (value: number) => void (time = value) });
+  act(() => void fireEvent.playing(element));
+  for (const at of [0, seconds]) {
+    time = at;
+    act(() => void fireEvent.timeUpdate(element));
+  }
 }
 
 export const master = (episode: string) => `/media/g/grant/episodes/${episode}/hls/master.m3u8`;

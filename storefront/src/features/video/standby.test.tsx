@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { master, renderPlayer, stubPlayback } from './playerTesting';
+import { WATCHED_SECONDS } from './attachStream';
+import { master, renderPlayer, stubPlayback, watch } from './playerTesting';
 
 // The browser's own HLS (as on an iPhone): each stream is the element's src, so what every element
 // holds can be read off it.
@@ -12,14 +13,18 @@ beforeEach(() => {
 const srcOf = (element: Element | null) => (element as HTMLVideoElement | null)?.getAttribute('src') ?? null;
 
 describe('the next episode standing by', () => {
-  it('is attached to a second element once this one plays, and a swipe shows that very element', async () => {
+  it('is attached to a second element once the viewer has stayed with this one, and a swipe shows that very element', async () => {
     const player = renderPlayer(master('e1'), master('e2'));
     const first = await screen.findByTestId('player-video');
     await waitFor(() => expect(srcOf(first)).toBe(master('e1')));
-    // Nothing for the next one while this one has not started: its start has the network to itself.
+    // Nothing for the next one while this one has not started, nor in its first seconds: its start
+    // has the network to itself, and a viewer who leaves at once has not paid for the next.
+    expect(srcOf(player.standby())).toBeNull();
+    watch(first, WATCHED_SECONDS - 0.5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(srcOf(player.standby())).toBeNull();
 
-    act(() => void fireEvent.playing(first));
+    act(() => void fireEvent.timeUpdate(Object.assign(first, { currentTime: WATCHED_SECONDS })));
     await waitFor(() => expect(srcOf(player.standby())).toBe(master('e2')));
     const standing = player.standby()!;
 
@@ -32,7 +37,7 @@ describe('the next episode standing by', () => {
     expect(player.standby()).toBe(first);
     expect(srcOf(first)).toBeNull();
 
-    act(() => void fireEvent.playing(playing));
+    watch(playing);
     await waitFor(() => expect(srcOf(first)).toBe(master('e3')));
   });
 
@@ -40,7 +45,7 @@ describe('the next episode standing by', () => {
     const player = renderPlayer(master('e1'), master('e2'));
     const first = await screen.findByTestId('player-video');
     await waitFor(() => expect(srcOf(first)).toBe(master('e1')));
-    act(() => void fireEvent.playing(first));
+    watch(first);
     await waitFor(() => expect(srcOf(player.standby())).toBe(master('e2')));
 
     player.show(master('e4'), master('e5'));

@@ -1,6 +1,6 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { master, renderPlayer, stubPlayback } from './playerTesting';
+import { master, renderPlayer, stubPlayback, watch } from './playerTesting';
 
 // hls.js's fatal errors, which jsdom cannot produce: every stream attached is recorded with the
 // callback its fatal error goes to.
@@ -25,7 +25,7 @@ const streamsOf = (url: string) => attached.filter((stream) => stream.url === ur
 async function standingBy() {
   const { show } = renderPlayer(master('e1'), master('e2'));
   await waitFor(() => expect(streamsOf(master('e1'))).toHaveLength(1));
-  act(() => void fireEvent.playing(screen.getByTestId('player-video')));
+  watch(screen.getByTestId('player-video'));
   await waitFor(() => expect(streamsOf(master('e2'))).toHaveLength(1));
   return show;
 }
