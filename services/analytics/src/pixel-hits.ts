@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Attribution, Executor } from '@cliffhanger/platform';
+import type { Attribution } from '@cliffhanger/platform';
 import { appendEdgeBatch, type Database } from '@cliffhanger/platform/outbox';
 
 /**
@@ -99,7 +99,8 @@ export function hitStore(ipKey: Uint8Array) {
     const token = attributionOf(fields[0] ?? '');
     // Whoever cannot be told (an unknown token, the user service down) is recorded as nobody, not guessed.
     fields[0] = (token && users.get(token)) ?? '';
-    fields[2] = hashOf(fields[2] ?? '', Number(fields[1]));
+    const at = Number(fields[1]);
+    fields[2] = hashOf(fields[2] ?? '', Number.isSafeInteger(at) && at >= 0 ? at : Date.now());
     return fields.join('\n');
   }
 
@@ -109,7 +110,7 @@ export function hitStore(ipKey: Uint8Array) {
       const body = batch.map((hit) => storedHit(hit, users)).join(HIT_SEPARATOR);
       // Hits waited in memory already, so the commit does not wait for its WAL flush either (PostgreSQL
       // writes it within a moment; a crash can lose that moment's hits, as it loses the buffer's).
-      await database.transaction(async (tx: Executor) => {
+      await database.transaction(async (tx) => {
         await tx.execute(sql`set local synchronous_commit = off`);
         await appendEdgeBatch(tx, PIXEL_EDGE, body);
       });

@@ -15,11 +15,12 @@ describe('a buffered statics.png hit', () => {
     traceparent: '',
   };
 
-  it('keeps a field as it came, cut to its bound, and leaves out one holding a line break', () => {
+  it('keeps a field as it came, cut to its bound, and leaves out one holding a line break or the separator of stored hits', () => {
     expect(line('abcdef', 3)).toBe('abc');
     expect(line(['a', 'b'], 10)).toBe('');
     expect(line(undefined, 10)).toBe('');
     expect(line('x\nevent=forged', 100)).toBe('');
+    expect(line('x\u001eforged', 100)).toBe('');
   });
 
   it('reads its token from the first line, and none from a hit without one', () => {
