@@ -1,9 +1,12 @@
-const longDate = new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'long', year: 'numeric' });
+// Made on the first date shown, not as the app loads: a formatter costs more than the rest of the
+// app's first chunk takes to run.
+let longDate: Intl.DateTimeFormat | null = null;
 
 /** Dates are shown in US English as day, long month and year; bad input reads "Invalid Date". */
 export function formatDate(input: string | number | Date | null | undefined): string {
   if (input === null || input === undefined || input === '') return 'Invalid Date';
   const date = input instanceof Date ? input : new Date(input);
+  longDate ??= new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'long', year: 'numeric' });
   return Number.isNaN(date.getTime()) ? 'Invalid Date' : longDate.format(date);
 }
 
