@@ -51,6 +51,9 @@ export async function attachStream(
   };
   if (!hasMse() && video.canPlayType('application/vnd.apple.mpegurl')) return native();
   const { default: Hls } = await loadHls();
+  // hls.js was loaded ahead (preloadPlayer): without this, the player would be made in the task that
+  // rendered the page, one long task of both that holds up a tap.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   if (!Hls.isSupported()) return native();
   const bandwidth = rememberedBandwidth();
   const hls = new Hls({
