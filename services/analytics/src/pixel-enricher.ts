@@ -52,7 +52,7 @@ export function createHitEnricher({ config, database, bus, logger, metrics }: En
   }
 
   return {
-    /** Takes what waits now (tests, and a caller that knows a batch was just written). */
+    /** Takes what waits now, rather than at the next poll (tests). */
     run,
     /** Takes what waits now and every `pollMs`, until stopped. */
     start(): Background {

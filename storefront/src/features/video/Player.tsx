@@ -51,11 +51,15 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
   const standbyVideo = useRef<HTMLVideoElement>(null);
   const [activeSlot, setActiveSlot] = useState<0 | 1>(0);
   const standby = useRef<Standby | null>(null);
+  // Whether the viewer has stayed with the source shown for WATCHED_SECONDS: it then buffers fully,
+  // and the next stands by. Each source starts unwatched, one come back to included.
+  const [watched, setWatched] = useState(false);
   const [shownUrl, setShownUrl] = useState(url);
   if (url !== shownUrl) {
     // The standby holds this source: it becomes the player in this very render (no frame of the
     // element it replaces is shown twice), and the one playing becomes the standby.
     setShownUrl(url);
+    setWatched(false);
     if (url && standby.current?.url === url) setActiveSlot((slot) => (slot === 0 ? 1 : 0));
   }
   const [playing, setPlaying] = useState(false);
@@ -66,8 +70,6 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
   const [duration, setDuration] = useState(0);
   const [controlsShown, setControlsShown] = useState(true);
   const [attempt, setAttempt] = useState(0);
-  // The source the viewer has stayed with for WATCHED_SECONDS: it buffers fully, and the next stands by.
-  const [watched, setWatched] = useState<string | null>(null);
   const [fullscreen, setFullscreen] = useState(false);
   const hideTimer = useRef<number>(0);
   const captions = useSubtitles(video, subtitles);
@@ -113,7 +115,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       if (element.currentTime - from < WATCHED_SECONDS) return;
       element.removeEventListener('timeupdate', onTime);
       handle?.bufferAhead(PLAYING_BUFFER_SECONDS);
-      setWatched(url);
+      setWatched(true);
     };
     element.addEventListener('timeupdate', onTime);
     const waiting = standby.current;
@@ -157,7 +159,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       current.handle.destroy();
       standby.current = null;
     }
-    if (!spare || !url || !preloadUrl || preloadUrl === url || standby.current || watched !== url) return;
+    if (!spare || !url || !preloadUrl || preloadUrl === url || standby.current || !watched) return;
     let cancelled = false;
     let waiting: Standby | null = null;
     attachStream(spare, preloadUrl, (errorType) => waiting?.onFatal(errorType), STANDBY_BUFFER_SECONDS)

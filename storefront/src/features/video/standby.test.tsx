@@ -53,4 +53,21 @@ describe('the next episode standing by', () => {
     await waitFor(() => expect(srcOf(first)).toBe(master('e4')));
     expect(srcOf(player.standby())).toBeNull();
   });
+
+  it('waits again for the viewer to stay with an episode come back to', async () => {
+    const player = renderPlayer(master('e1'), master('e2'));
+    const first = await screen.findByTestId('player-video');
+    await waitFor(() => expect(srcOf(first)).toBe(master('e1')));
+    watch(first);
+    await waitFor(() => expect(srcOf(player.standby())).toBe(master('e2')));
+
+    player.show(master('e4'), master('e5'));
+    await waitFor(() => expect(srcOf(first)).toBe(master('e4')));
+    player.show(master('e1'), master('e2'));
+    await waitFor(() => expect(srcOf(first)).toBe(master('e1')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(srcOf(player.standby())).toBeNull();
+    watch(first);
+    await waitFor(() => expect(srcOf(player.standby())).toBe(master('e2')));
+  });
 });
