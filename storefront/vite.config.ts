@@ -45,6 +45,34 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Starts every script chunk with V8's explicit compile hint, `//# allFunctionsCalledOnLoad` (Chrome
+ * 136 and later; to other engines a comment): Chrome then compiles the chunk's functions as the file
+ * streams in, on a background thread, instead of one at a time on the main thread the first time each
+ * runs. On a phone that lazy compiling was most of the long task in which the app takes a drawn page
+ * over, and of hls.js's first tasks as the player starts (Lighthouse's total blocking time). Not
+ * Sentry's chunk, loaded only with a DSN, of which a page runs a small part. Added once the chunks
+ * are final (minifying keeps no comment, and Vite adds a line of its own at some chunks' start), as
+ * the same line on every build.
+ */
+export function compileHints(): Plugin {
+  return {
+    name: 'cliffhanger-compile-hints',
+    apply: 'build',
+    // The hint is part of what a chunk's file name is the hash of.
+    augmentChunkHash: (chunk) => (hinted(chunk) ? COMPILE_HINT : undefined),
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const output of Object.values(bundle)) if (output.type === 'chunk' && hinted(output)) output.code = `${COMPILE_HINT}\n${output.code}`;
+      },
+    },
+  };
+}
+
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+const hinted = (chunk: { moduleIds: readonly string[] }) => !chunk.moduleIds.some((id) => id.includes('/node_modules/@sentry/'));
+
 /** React Router uses React's useOptimistic where React has it and its own fallback otherwise, as under Preact: the one import the build finds missing, on purpose. */
 function withoutUseOptimistic(warning: { code?: string; message: string }, warn: (warning: never) => void): void {
   if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
@@ -73,7 +101,7 @@ export default defineConfig(({ isSsrBuild }) =>
         base: '/',
         // JSX is compiled by Vite itself (tsconfig's "react-jsx", its runtime aliased to Preact's). No
         // React fast refresh: under Preact it would take an edit and redraw nothing; an edit reloads the page.
-        plugins: [precompress()],
+        plugins: [compileHints(), precompress()],
         resolve: { alias: reactOnPreact },
         build: {
           outDir: 'dist',

@@ -264,6 +264,10 @@ describe('the storefront against the real site', () => {
     const drawnNow = (selector: string) =>
       page.evaluate((selector) => (window as unknown as { drawn: Element[] }).drawn.includes(document.querySelector(selector)!), selector);
 
+    const scripts: Array<Promise<string>> = [];
+    page.on('response', (response) => {
+      if (/\/assets\/[^/]+\.js$/.test(new URL(response.url()).pathname)) scripts.push(response.text());
+    });
     const home = await page.goto('/');
     const served = await home!.text();
     expect(served).toContain('<div id="app" data-server-rendered>');
@@ -281,6 +285,9 @@ describe('the storefront against the real site', () => {
     await episodeCall;
     expect(await drawnNow('.player__video')).toBe(true);
     expect(await drawnNow('h1')).toBe(true);
+    // Every script the two pages ran asks Chrome to compile it as it streams in (vite.config.ts).
+    expect(scripts.length).toBeGreaterThan(3);
+    for (const script of await Promise.all(scripts)) expect(script.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
     await page.close();
     await context.close();
   });

@@ -1,14 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { waitFor } from '@testing-library/react';
-import { render, type ComponentChild } from 'preact';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fillQueries, type PageFacts } from './api/pageFacts';
 import type { VideoCard } from './api/types';
 import { languageOf, renderPage } from './entry-server';
-import { I18nProvider } from './i18n/I18nProvider';
+import { App } from './App';
 import { loadLanguage } from './i18n/languages';
 import { noteLanding } from './lib/attribution';
+import { takeOver as takeOverDrawn } from './lib/takeover';
 import { AppRoutes } from './router';
 import { stubPlayback } from './features/video/playerTesting';
 
@@ -65,23 +65,21 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-/** The browser's side, as main.tsx does it: the page's facts in the cache, then Preact's render over the drawn markup. */
+/** The browser's side, as main.tsx does it: the page's facts in the cache, then the takeover of the drawn markup. */
 async function takeOver(app: HTMLElement, path: string, pageFacts: PageFacts = facts) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
   fillQueries(queryClient, pageFacts);
   const initial = await loadLanguage('en');
-  render(
-    (
-      <QueryClientProvider client={queryClient}>
-        <I18nProvider initial={initial}>
-          <MemoryRouter initialEntries={[path]}>
-            <AppRoutes />
-          </MemoryRouter>
-        </I18nProvider>
-      </QueryClientProvider>
-    ) as unknown as ComponentChild,
+  const how = takeOverDrawn(
     app,
+    <App queryClient={queryClient} initial={initial}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </App>,
+    true,
   );
+  expect(how).toBe('hydrated');
 }
 
 describe('the home page drawn by the gateway', () => {

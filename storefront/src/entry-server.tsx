@@ -1,13 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { renderToStringAsync } from 'preact-render-to-string';
 import { StaticRouter } from 'react-router';
 import { fillQueries, type PageFacts } from './api/pageFacts';
-import { I18nProvider } from './i18n/I18nProvider';
+import { App } from './App';
 import { htmlLangOf, loadLanguage, preferredLanguage, type LanguageCode } from './i18n/languages';
 import { AppRoutes, preloadPage } from './router';
 
 export interface RenderedPage {
-  /** The markup of `<div id="app">`, which the browser's first render takes over node by node (main.tsx). */
+  /** The markup of `<div id="app">`, which the browser's first render takes over (lib/takeover.ts). */
   html: string;
   /** The `<html lang>` of that markup. */
   htmlLang: string;
@@ -51,13 +51,11 @@ export type { PageFacts };
 export async function renderPage(url: string, acceptLanguage: string | undefined, facts: PageFacts): Promise<RenderedPage> {
   const [initial] = await Promise.all([loadLanguage(languageOf(acceptLanguage)), preloadPage(new URL(url, 'http://localhost').pathname)]);
   const html = await renderToStringAsync(
-    <QueryClientProvider client={queryClientWith(facts)}>
-      <I18nProvider initial={initial}>
-        <StaticRouter location={url}>
-          <AppRoutes />
-        </StaticRouter>
-      </I18nProvider>
-    </QueryClientProvider>,
+    <App queryClient={queryClientWith(facts)} initial={initial}>
+      <StaticRouter location={url}>
+        <AppRoutes />
+      </StaticRouter>
+    </App>,
   );
   return { html, htmlLang: htmlLangOf(initial.language) };
 }

@@ -1,14 +1,16 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, type ComponentChild } from 'preact';
-import { StrictMode } from 'react';
+import { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, matchPath } from 'react-router-dom';
+import { App } from './App';
+import { catalogCalls } from './api/catalog';
 import { catalogQueries } from './api/catalogQueries';
 import { fillQueries, type PageFacts } from './api/pageFacts';
+import { userCalls } from './api/user';
 import { userQueries } from './api/userQueries';
-import { I18nProvider, startingLanguage } from './i18n/I18nProvider';
+import { startingLanguage } from './i18n/I18nProvider';
 import { htmlLangOf, loadLanguage } from './i18n/languages';
 import { keepAttribution, noteLanding } from './lib/attribution';
 import { installMonitoring } from './lib/monitoring';
+import { takeOver } from './lib/takeover';
 import { AppRoutes, preloadPage } from './router';
 
 // Before the first call, so the current-user call already carries the landing URL's ids.
@@ -26,17 +28,34 @@ const queryClient = new QueryClient({
 // What the first render needs all starts at once, instead of each piece once the one before has
 // arrived: the page's chunk, the visitor's language, the current user, and the page's own data. The
 // data every visitor shares came with the page (gateway/src/storefront.ts), and so, for the pages
-// the gateway draws (entry-server.tsx), did their markup: the first render below takes that markup
-// over node by node (Preact reuses the elements it finds in #app), so nothing is drawn twice.
+// the gateway draws (entry-server.tsx), did their markup, which the first render takes over
+// (lib/takeover.ts): the viewer's own data, asked for here, enters the cache only after that render,
+// which is then the gateway's.
+let factsRead = false;
 try {
   const embedded = document.getElementById('page-data')?.textContent;
   if (embedded) fillQueries(queryClient, JSON.parse(embedded) as PageFacts);
+  factsRead = Boolean(embedded);
 } catch {
   // Unreadable: the page asks for its data itself.
 }
-void queryClient.prefetchQuery(userQueries.current());
+let tookOver!: () => void;
+const takenOver = new Promise<void>((resolve) => (tookOver = resolve));
+// The splash has nothing to keep: the first render may as well show the viewer's data.
+if (!document.getElementById('app')?.hasAttribute('data-server-rendered')) tookOver();
+const afterTakeover =
+  <T,>(call: () => Promise<T>) =>
+  async (): Promise<T> => {
+    try {
+      return await call();
+    } finally {
+      await takenOver;
+    }
+  };
+void queryClient.prefetchQuery({ ...userQueries.current(), queryFn: afterTakeover(userCalls.current) });
 const series = matchPath('/videos/:id', window.location.pathname)?.params.id;
-if (series) void queryClient.prefetchQuery(catalogQueries.video(series));
+if (series) void queryClient.prefetchQuery({ ...catalogQueries.video(series), queryFn: afterTakeover(() => catalogCalls.video(series)) });
+
 /**
  * Renders the app into #app once the page's chunk and the visitor's language are here; boot.ts calls
  * it. Not awaited at the top of this module: the page's chunk imports this one (the libraries it
@@ -44,24 +63,18 @@ if (series) void queryClient.prefetchQuery(catalogQueries.video(series));
  */
 export async function start(): Promise<void> {
   const [initial] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
-  document.documentElement.lang = htmlLangOf(initial.language);
-  const app = document.getElementById('app')!;
-  // Without the gateway's markup, #app holds the splash: nothing to take over.
-  if (!app.hasAttribute('data-server-rendered')) app.textContent = '';
-  // Preact's own render, not react-dom's createRoot (which empties the container first); its types
-  // are Preact's, the elements the same.
-  render(
-    (
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <I18nProvider initial={initial}>
-            <BrowserRouter>
-              <AppRoutes />
-            </BrowserRouter>
-          </I18nProvider>
-        </QueryClientProvider>
-      </StrictMode>
-    ) as unknown as ComponentChild,
-    app,
+  const htmlLang = htmlLangOf(initial.language);
+  // The gateway drew the page in the language of the visitor's Accept-Language; one they chose here may differ.
+  const sameAsDrawn = factsRead && document.documentElement.lang === htmlLang;
+  document.documentElement.lang = htmlLang;
+  takeOver(
+    document.getElementById('app')!,
+    <App queryClient={queryClient} initial={initial}>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </App>,
+    sameAsDrawn,
   );
+  tookOver();
 }

@@ -1,5 +1,4 @@
 import { useQueries } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { RANKING_SECTIONS, type RankingSection } from '../../api/catalog';
 import { catalogQueries } from '../../api/catalogQueries';
@@ -8,6 +7,7 @@ import type { MessageKey } from '../../i18n/en';
 import { useT } from '../../i18n/I18nProvider';
 import { landedAsReturningViewer } from '../../lib/attribution';
 import { readStored, STORAGE_KEYS } from '../../lib/storage';
+import { useDrawnFirst } from '../../lib/takeover';
 
 /** The home page's titles of the lists kept from what viewers play (their ids are the API's). */
 export const RANKING_TITLES: Record<RankingSection, MessageKey> = {
@@ -38,7 +38,8 @@ export function useRankingRows(): { pending: boolean; rows: Array<HomeSection | 
   // Read once per visit of the page: a guest made while it shows has no history yet. On the page the
   // visit landed on, as the visitor arrived (the current-user call may have made them a guest since).
   const { key } = useLocation();
-  const [returning] = useState(() => (key === 'default' ? landedAsReturningViewer() : readStored(STORAGE_KEYS.userToken) !== null));
+  // A drawn page was drawn for a new visitor: a returning one's row comes right after the takeover.
+  const returning = useDrawnFirst(false, () => (key === 'default' ? landedAsReturningViewer() : readStored(STORAGE_KEYS.userToken) !== null));
   const results = useQueries({
     queries: RANKING_SECTIONS.map((section) => ({ ...catalogQueries.ranking(section), enabled: section !== 'continue' || returning })),
   });
