@@ -1,5 +1,5 @@
 // The page's only script. A page the gateway sent drawn (entry-server.tsx) is painted first, and the
-// app (main.tsx) is fetched and run after that paint: the picture a visitor waits for shares the
+// app (main.tsx) is fetched and run once its largest picture is painted too: that picture shares the
 // network with nothing but the style sheets, and is on screen before any of the app's code runs. A
 // page sent undrawn (the splash) has nothing to show until the app runs, so it starts at once.
 import './styles/base.css';
@@ -45,10 +45,27 @@ const start = () =>
     // The drawn page stays, its links working: nothing else to fall back to.
     .catch((error: unknown) => console.error('the app could not start', error));
 
+/** The longest the app waits for the drawn page's picture: on a very slow link, the page's buttons matter more. */
+const PICTURE_WAIT_MS = 3000;
+
+/**
+ * Once the drawn page's largest picture (the one the gateway preloads) is decoded, or has failed, or
+ * PICTURE_WAIT_MS have passed: the app's first tasks then come after the frame that paints it, not
+ * before, however the picture and the scripts race on the network.
+ */
+function pictureReady(): Promise<unknown> {
+  const href = document.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"][fetchpriority="high"]')?.href;
+  if (!href) return Promise.resolve();
+  const picture = new Image();
+  picture.src = href;
+  const decoded = typeof picture.decode === 'function' ? picture.decode().catch(() => undefined) : Promise.resolve();
+  return Promise.race([decoded, new Promise((resolve) => setTimeout(resolve, PICTURE_WAIT_MS))]);
+}
+
 if (drawn) {
   document.addEventListener('click', remember, true);
   document.addEventListener('change', remember, true);
-  requestAnimationFrame(() => setTimeout(start, 0));
+  void pictureReady().then(() => requestAnimationFrame(() => setTimeout(start, 0)));
 } else {
   start();
 }
