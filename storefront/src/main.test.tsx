@@ -183,6 +183,19 @@ describe('main.tsx taking over a drawn page', () => {
     expect(document.querySelector('[data-testid="episode-2"]')?.getAttribute('aria-label')).not.toContain('Locked');
   });
 
+  it('renders over a drawn page whose chunk could not load, rather than hydrate it later', async () => {
+    const drawn = await drawnPage('/videos/heir', { video: anyones });
+    vi.doMock('./features/video/VideoPage', () => {
+      throw new Error('the chunk is gone');
+    });
+    try {
+      const taken = await open('/videos/heir', { video: anyones }, drawn);
+      expect(taken.how).toBe('rendered');
+    } finally {
+      vi.doUnmock('./features/video/VideoPage');
+    }
+  });
+
   it('renders over a page drawn in another language than the one the visitor chose here', async () => {
     localStorage.setItem('cliffhanger.language', 'es');
     const drawn = await drawnPage('/', homeFacts);

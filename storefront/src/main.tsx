@@ -62,19 +62,24 @@ if (series) void queryClient.prefetchQuery({ ...catalogQueries.video(series), qu
  * holds), and a module still waiting on its own top-level await would keep that chunk from running.
  */
 export async function start(): Promise<void> {
-  const [initial] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
-  const htmlLang = htmlLangOf(initial.language);
-  // The gateway drew the page in the language of the visitor's Accept-Language; one they chose here may differ.
-  const sameAsDrawn = factsRead && document.documentElement.lang === htmlLang;
-  document.documentElement.lang = htmlLang;
-  takeOver(
-    document.getElementById('app')!,
-    <App queryClient={queryClient} initial={initial}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </App>,
-    sameAsDrawn,
-  );
-  tookOver();
+  try {
+    const [initial, pageLoaded] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
+    const htmlLang = htmlLangOf(initial.language);
+    // The gateway drew the page in the language of the visitor's Accept-Language; one they chose here
+    // may differ. A page whose chunk failed to load renders later (on a second try), past the takeover.
+    const sameAsDrawn = factsRead && pageLoaded && document.documentElement.lang === htmlLang;
+    document.documentElement.lang = htmlLang;
+    takeOver(
+      document.getElementById('app')!,
+      <App queryClient={queryClient} initial={initial}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </App>,
+      sameAsDrawn,
+    );
+  } finally {
+    // Whatever happened, the viewer's own data is not held back for good.
+    tookOver();
+  }
 }

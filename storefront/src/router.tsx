@@ -97,12 +97,13 @@ export function AppRoutes() {
 }
 
 /** Starts downloading the page a URL shows, before anything renders; settles when it is here (or failed). */
-export function preloadPage(pathname: string): Promise<void> {
+export function preloadPage(pathname: string): Promise<boolean> {
   const match = routes.flatMap((route) => route.children).find((route) => matchPath(route.path, pathname));
-  if (!match) return Promise.resolve();
-  // A page that cannot load shows its error once rendered (PageErrorBoundary): nothing to do here.
+  if (!match) return Promise.resolve(true);
+  // A page that cannot load shows its error once rendered (PageErrorBoundary), or loads on a second
+  // try as it renders: false, so that main.tsx does not hydrate a page that would render late.
   return match.load().then(
-    () => undefined,
-    () => undefined,
+    () => true,
+    () => false,
   );
 }
