@@ -70,7 +70,7 @@ export function compileHints(): Plugin {
   };
 }
 
-export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 const hinted = (chunk: { moduleIds: readonly string[] }) => !chunk.moduleIds.some((id) => id.includes('/node_modules/@sentry/'));
 
 /** React Router uses React's useOptimistic where React has it and its own fallback otherwise, as under Preact: the one import the build finds missing, on purpose. */

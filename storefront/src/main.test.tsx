@@ -161,23 +161,25 @@ describe('main.tsx taking over a drawn page', () => {
   });
 
   it('hydrates the home page of a returning member, whose own header and "continue watching" come right after', async () => {
-    localStorage.setItem('cliffhanger.userToken', 'returning-token');
+    // Drawn as the gateway draws it, for nobody: the token is the browser's alone.
     const drawn = await drawnPage('/', homeFacts);
+    localStorage.setItem('cliffhanger.userToken', 'returning-token');
     await expectSameAsFresh('/', homeFacts, drawn, 'hydrated');
     expect(document.querySelector('#section-continue')?.textContent).toBe('Continue watching');
     expect(document.querySelector('.header__account')?.textContent).not.toBe('Sign in');
   });
 
   it('hydrates the home page of a returning viewer whose history is slow to come, its place kept right after', async () => {
+    const drawn = await drawnPage('/', homeFacts);
     localStorage.setItem('cliffhanger.userToken', 'returning-token');
     slow = 'sectionId=continue';
-    await expectSameAsFresh('/', homeFacts, await drawnPage('/', homeFacts), 'hydrated');
+    await expectSameAsFresh('/', homeFacts, drawn, 'hydrated');
     expect(document.querySelector('.row[aria-hidden="true"] .skeleton--title')).not.toBeNull();
   });
 
   it('hydrates a series page, then shows the viewer\'s own locks and place in the drawn elements', async () => {
-    localStorage.setItem('cliffhanger.userToken', 'returning-token');
     const drawn = await drawnPage('/videos/heir', { video: anyones });
+    localStorage.setItem('cliffhanger.userToken', 'returning-token');
     expect(drawn.html).toContain('Locked');
     await expectSameAsFresh('/videos/heir', { video: anyones }, drawn, 'hydrated');
     expect(document.querySelector('[data-testid="episode-2"]')?.getAttribute('aria-label')).not.toContain('Locked');
