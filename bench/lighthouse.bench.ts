@@ -2,7 +2,12 @@
 // page, as a new visitor: a fresh Chromium profile for every run, storage cleared. The site is the
 // real `npm start` with its demo catalog: a first start renders the covers and the first episode;
 // a second start on the same data, without the seeder, is what gets measured, so no ffmpeg shares
-// the cores with the browser. Each page is run LIGHTHOUSE_RUNS times (3) and the median run printed.
+// the cores with the browser. Each page is run LIGHTHOUSE_RUNS times (5), the pages taking turns, and
+// the median run printed.
+// The CPU slowdown is calibrated to this machine first (see cpuSlowdownFor), and every run uses it.
+// Beside the scores, the series page's main-thread time at load (Lighthouse's mainthread-work-breakdown)
+// against a bare page of hls.js (bench/servers/bare-hls.ts) playing the same master playlist URL, with
+// the same preset and slowdown.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,11 +16,13 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { demoCatalog } from '@cliffhanger/demo';
-import { benchDir } from './lib.ts';
+import { benchDir, startServer } from './lib.ts';
 import { freePort, siteProcess, until } from './site.ts';
 
-const GOALS = { performance: 95, seo: 95, accessibility: 100 };
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const GOALS = { performance: 95, seo: 100, accessibility: 100 };
+/** The series page's main-thread time at load over the bare hls.js page's, at most. */
+const MAIN_THREAD_GOAL = 1.3;
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 // A directory to keep every run's full report in (JSON, for Lighthouse's viewer or jq), when set.
 const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -39,18 +46,40 @@ async function transcodesSettled(origin: string): Promise<true | null> {
   return true;
 }
 
+/**
+ * The CPU slowdown that makes this machine the mid-tier phone Lighthouse's mobile preset stands for
+ * (its 4x assumes a desktop of benchmarkIndex ~1500): Lighthouse's docs/throttling.md, "Calibrating the
+ * CPU slowdown" (Lighthouse 12's slow-host warning links it as #calibrating-multipliers), sends you to
+ * its CPU throttling calculator, https://lighthouse-cpu-throttling-calculator.vercel.app/
+ * (patrickhulce/lighthouse-cpu-throttling-calculator, pages/index.js, computeMultiplierMessages): linear
+ * between 150 = 1x, 800 = 2x, 1300 = 3x, then 233 a step (1533 = 4x, 2000 = 6x); below 150 a machine is
+ * too slow to emulate the phone at all (null). Rounded to a tenth, as the calculator prints it.
+ */
+function cpuSlowdownFor(benchmarkIndex: number): number | null {
+  const multiplier =
+    benchmarkIndex >= 1300 ? 3 + (benchmarkIndex - 1300) / 233
+    : benchmarkIndex >= 800 ? 2 + (benchmarkIndex - 800) / 500
+    : benchmarkIndex >= 150 ? 1 + (benchmarkIndex - 150) / 650
+    : null;
+  return multiplier === null ? null : Math.round(multiplier * 10) / 10;
+}
+
 interface PageResult {
   performance: number;
   seo: number;
   accessibility: number;
   lcpMs: number;
   tbtMs: number;
+  /** Lighthouse's mainthread-work-breakdown: main-thread time at load, slowed down like the CPU. */
+  mainThreadMs: number;
+  /** lhr.environment.benchmarkIndex: this run's measure of the machine. */
+  benchmarkIndex: number;
   failing: string[];
   /** Lighthouse's code for a run that measured nothing. */
   runtimeError?: string;
 }
 
-async function audit(url: string): Promise<PageResult> {
+async function audit(url: string, cpuSlowdownMultiplier?: number): Promise<PageResult> {
   const profile = await mkdtemp(path.join(tmpdir(), 'lighthouse-profile-'));
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,
@@ -58,11 +87,21 @@ async function audit(url: string): Promise<PageResult> {
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'seo', 'accessibility'] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'seo', 'accessibility'],
+      // The mobile preset (Lighthouse's default: simulated slow 4G) with this machine's CPU slowdown.
+      ...(cpuSlowdownMultiplier !== undefined && { throttling: { cpuSlowdownMultiplier } }),
+    });
     if (!result) throw new Error(`lighthouse: no result for ${url}`);
+    if (cpuSlowdownMultiplier !== undefined && result.lhr.configSettings.throttling.cpuSlowdownMultiplier !== cpuSlowdownMultiplier) {
+      throw new Error(`lighthouse did not take cpuSlowdownMultiplier ${cpuSlowdownMultiplier}`);
+    }
     if (REPORTS) {
       await mkdir(REPORTS, { recursive: true });
-      await writeFile(path.join(REPORTS, `${new URL(url).pathname.replace(/[^\w-]+/g, '_')}-${Date.now()}.json`), JSON.stringify(result.lhr));
+      await writeFile(path.join(REPORTS, `${new URL(url).port}${new URL(url).pathname.replace(/[^\w-]+/g, '_')}-${Date.now()}.json`), JSON.stringify(result.lhr));
     }
     const { categories, audits } = result.lhr;
     const score = (name: string) => Math.round((categories[name]?.score ?? 0) * 100);
@@ -78,6 +117,8 @@ async function audit(url: string): Promise<PageResult> {
       accessibility: score('accessibility'),
       lcpMs: audits['largest-contentful-paint']?.numericValue ?? NaN,
       tbtMs: audits['total-blocking-time']?.numericValue ?? NaN,
+      mainThreadMs: audits['mainthread-work-breakdown']?.numericValue ?? NaN,
+      benchmarkIndex: result.lhr.environment.benchmarkIndex,
       failing,
     };
   } finally {
@@ -86,7 +127,9 @@ async function audit(url: string): Promise<PageResult> {
   }
 }
 
-const median = (results: PageResult[]) => [...results].sort((a, b) => a.performance - b.performance)[Math.floor(results.length / 2)]!;
+/** The middle item by `key` (the upper middle of an even count). */
+const middle = <T>(items: T[], key: (item: T) => number): T => [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)]!;
+const median = (values: number[]) => middle(values, (value) => value);
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root });
 const dataDir = await mkdtemp(path.join(tmpdir(), 'lighthouse-site-'));
@@ -94,6 +137,7 @@ const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 let site = siteProcess(port, dataDir, { demo: true, adminToken: ADMIN_TOKEN });
 let status = 0;
+let bare: Awaited<ReturnType<typeof startServer>> | undefined;
 try {
   // First start: the demo catalog's series, covers and sections, and its first playable episode.
   await until('the demo catalog', 15 * 60_000, async () => ((await fetch(`${origin}/readyz`)).ok ? true : null));
@@ -109,30 +153,67 @@ try {
     return null;
   });
 
-  for (const page of ['/', `/videos/${encodeURIComponent(playable)}`]) {
-    const runs: PageResult[] = [];
-    // A run whose trace Lighthouse could not read (NO_NAVSTART, now and then in a fresh profile) is
-    // run again, up to twice: it measured nothing, and a zero would drag the median down.
-    for (let run = 0, retries = 0; run < RUNS; ) {
-      const result = await audit(origin + page);
-      if (result.runtimeError && retries < 2) {
-        retries++;
-        continue;
+  // The episode the series page plays (a new visitor: the first), and its master playlist URL as the
+  // site gives it to the player; the bare page plays that URL, passed through to the site.
+  const { data: series } = await json(`${origin}/api/video?id=${encodeURIComponent(playable)}`);
+  const { code, data: episode } = await json(`${origin}/api/video/episode?id=${encodeURIComponent(series.episodes[0].id)}`);
+  if (code !== 200) throw new Error(`GET /api/video/episode: ${code}`);
+  bare = await startServer('servers/bare-hls.ts', { BENCH_MEDIA_ORIGIN: origin });
+  const bareOrigin = new URL(bare.url).origin;
+
+  // Calibration: one short run (the bare page, nothing playing) for Lighthouse's benchmarkIndex.
+  const { benchmarkIndex } = await audit(`${bareOrigin}/`);
+  const calibrated = cpuSlowdownFor(benchmarkIndex);
+  const cpuSlowdownMultiplier = calibrated ?? 1;
+  console.log(
+    `calibration: benchmarkIndex ${Math.round(benchmarkIndex)}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier}` +
+      (calibrated === null ? ' (below 150: too slow to emulate the reference phone, not slowed down)' : ''),
+  );
+
+  const seriesPage = `/videos/${encodeURIComponent(playable)}`;
+  const pages = ['/', seriesPage, `/?autoplay&master=${encodeURIComponent(episode.playback.url)}`].map((page, i) => ({
+    url: (i === 2 ? bareOrigin : origin) + page,
+    runs: [] as PageResult[],
+    retries: 0,
+  }));
+  // The pages take turns, so that a neighbour's burst on the shared cores slows them alike.
+  for (let run = 0; run < RUNS; run++) {
+    for (const page of pages) {
+      // A run whose trace Lighthouse could not read (NO_NAVSTART, now and then in a fresh profile) is
+      // run again, up to twice a page: it measured nothing, and a zero would drag the median down.
+      let result = await audit(page.url, cpuSlowdownMultiplier);
+      while (result.runtimeError && page.retries < 2) {
+        page.retries++;
+        result = await audit(page.url, cpuSlowdownMultiplier);
       }
-      runs.push(result);
-      run++;
+      page.runs.push(result);
     }
-    const result = median(runs);
+  }
+  const indexOf = (runs: PageResult[]) => `benchmarkIndex ${Math.round(median(runs.map((run) => run.benchmarkIndex)))}`;
+  for (const [i, page] of ['/', seriesPage].entries()) {
+    const { runs } = pages[i]!;
+    const result = middle(runs, (run) => run.performance);
     const met = result.performance >= GOALS.performance && result.seo >= GOALS.seo && result.accessibility >= GOALS.accessibility;
     if (!met) status = 1;
     console.log(
       `lighthouse ${page}: performance ${result.performance}, SEO ${result.seo}, accessibility ${result.accessibility}, ` +
         `LCP ${(result.lcpMs / 1000).toFixed(1)} s, TBT ${Math.round(result.tbtMs)} ms ` +
-        `(median of ${RUNS}; goal performance >= ${GOALS.performance}, SEO >= ${GOALS.seo}, accessibility ${GOALS.accessibility})` +
+        `(median of ${RUNS}; goal performance >= ${GOALS.performance}, SEO ${GOALS.seo}, accessibility ${GOALS.accessibility}; ` +
+        `${indexOf(runs)}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})` +
         (result.failing.length ? `; below 0.9: ${result.failing.join(', ')}` : ''),
     );
   }
+  const [siteRuns, bareRuns] = [pages[1]!.runs, pages[2]!.runs];
+  const siteMs = median(siteRuns.map((run) => run.mainThreadMs));
+  const bareMs = median(bareRuns.map((run) => run.mainThreadMs));
+  const ratio = siteMs / bareMs;
+  if (!(ratio <= MAIN_THREAD_GOAL)) status = 1;
+  console.log(
+    `series main thread: site ${(siteMs / 1000).toFixed(1)} s / bare hls.js ${(bareMs / 1000).toFixed(1)} s = ${ratio.toFixed(2)} ` +
+      `(goal <= ${MAIN_THREAD_GOAL}; ${indexOf([...siteRuns, ...bareRuns])}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})`,
+  );
 } finally {
+  await bare?.stop();
   await stop(site);
   await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
 }

@@ -8,11 +8,9 @@
 // NETWORK below; on loopback, fetching costs nothing and what a player fetches ahead cannot show),
 // take turns, and the median of RUNS counts. The first frame is the first requestVideoFrameCallback
 // of the new source (or its first timeupdate past 0, whichever comes first).
-// One file plays two roles: the benchmark, and, with BENCH_ROLE=bare, the static server.
+// The bare page is bench/servers/bare-hls.ts, its ladders from the site's media folder.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { renderDemoEpisode } from '../services/demo/src/index.ts';
 import { startServer } from './lib.ts';
@@ -25,53 +23,6 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US' };
-const script = path.relative(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url));
-
-/**
- * The baseline: one page with hls.js (the storefront's version, default settings) and a button per
- * episode; the ladders straight from the site's media folder, as any static server would send them.
- */
-function serveBarePage(mediaDir: string): void {
-  const hlsJs = fileURLToPath(import.meta.resolve('hls.js/dist/hls.min.js'));
-  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>bare hls.js</title>
-<style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:80%;object-fit:contain}</style>
-<video playsinline></video><div id="episodes"></div>
-<script src="/hls.js"></script>
-<script>
-  const video = document.querySelector('video');
-  let hls = null;
-  for (const master of new URLSearchParams(location.search).getAll('master')) {
-    const button = document.createElement('button');
-    button.textContent = master;
-    button.onclick = () => {
-      if (hls) hls.destroy();
-      hls = new Hls();
-      hls.loadSource(master);
-      hls.attachMedia(video);
-      video.play().catch(() => {});
-    };
-    document.getElementById('episodes').append(button);
-  }
-</script></html>`;
-  const types: Record<string, string> = { '.m3u8': 'application/vnd.apple.mpegurl', '.ts': 'video/mp2t', '.jpg': 'image/jpeg' };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://bare');
-    if (url.pathname === '/') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-    if (url.pathname === '/hls.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'max-age=3600' });
-      return void fs.createReadStream(hlsJs).pipe(res);
-    }
-    const file = path.join(mediaDir, path.normalize(decodeURIComponent(url.pathname.replace(/^\/media\//, ''))).replace(/^(\.\.[/\\])+/, ''));
-    fs.stat(file, (error, stats) => {
-      if (error || !stats.isFile()) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'content-length': stats.size });
-      fs.createReadStream(file).pipe(res);
-    });
-  });
-  server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${(server.address() as { port: number }).port}`));
-  process.on('SIGTERM', () => process.exit(0));
-}
 
 // Runs in every page: arm() before the input, then firstFrame() answers the milliseconds from the
 // input event (a click or a touchend) to the first frame of whatever source the video then plays.
@@ -206,7 +157,7 @@ async function benchmark(): Promise<void> {
     await renderDemoEpisode({ outFile: clip, seriesTitle: 'Benchmark Hearts', episodeNumber: 1, seconds: 12, hue: 200 });
     const series = await uploadSeries(site, 'Benchmark Hearts', fs.readFileSync(clip), 4);
     const episodes = series.episodes.sort((a, b) => a.number - b.number).map((episode) => episode.id);
-    bare = await startServer(script, { BENCH_ROLE: 'bare', BENCH_MEDIA: site.mediaDir });
+    bare = await startServer('servers/bare-hls.ts', { BENCH_MEDIA: site.mediaDir });
     const bareOrigin = new URL(bare.url).origin;
     const masters = [episodes[2]!, episodes[3]!].map((id) => `/media/episodes/${id}/hls/master.m3u8`);
 
@@ -244,5 +195,4 @@ async function benchmark(): Promise<void> {
   }
 }
 
-if (process.env.BENCH_ROLE === 'bare') serveBarePage(process.env.BENCH_MEDIA!);
-else await benchmark();
+await benchmark();
