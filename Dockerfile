@@ -49,6 +49,8 @@ COPY gateway gateway
 COPY scripts scripts
 COPY --from=build /app/storefront/dist storefront/dist
 COPY --from=build /app/storefront/dist-ssr storefront/dist-ssr
+# What the gateway and the server renderer agree on (@cliffhanger/storefront/ssr): the one source file of the storefront it imports.
+COPY storefront/src/ssr storefront/src/ssr
 # DATA_DIR: scratch (uploads on their way in, transcodes in progress) and, without DATABASE_URL, PGlite.
 RUN mkdir -p /data && chown node:node /data
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data

@@ -5,21 +5,6 @@ import { defineConfig, type Plugin } from 'vite';
 
 const gateway = 'http://127.0.0.1:8080';
 
-/**
- * React's API, rendered by Preact (preact/compat): the same components, hooks and libraries (React
- * Router, TanStack Query) in about 11 KB instead of React DOM's 64 KB gzipped, most of the first
- * load's JavaScript and of the main thread's work before "/" shows. The unit tests render through
- * it too (vitest.config.ts).
- */
-export const reactOnPreact = {
-  'react-dom/test-utils': 'preact/test-utils',
-  'react-dom/client': 'preact/compat/client',
-  'react-dom': 'preact/compat',
-  'react/jsx-runtime': 'preact/compat/jsx-runtime',
-  'react/jsx-dev-runtime': 'preact/compat/jsx-dev-runtime',
-  react: 'preact/compat',
-};
-
 // Every build the site serves is a production build, whoever starts it: under vitest (NODE_ENV=test)
 // or a shell with NODE_ENV=development, the libraries would otherwise be bundled in their development builds.
 if (process.argv.includes('build')) process.env.NODE_ENV = 'production';
@@ -73,36 +58,36 @@ export function compileHints(): Plugin {
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 const hinted = (chunk: { moduleIds: readonly string[] }) => !chunk.moduleIds.some((id) => id.includes('/node_modules/@sentry/'));
 
-/** React Router uses React's useOptimistic where React has it and its own fallback otherwise, as under Preact: the one import the build finds missing, on purpose. */
-function withoutUseOptimistic(warning: { code?: string; message: string }, warn: (warning: never) => void): void {
-  if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
+/** React's "use client" marks, which mean nothing to a bundle without server components, said once per library file. */
+function withoutUseClientNotes(warning: { code?: string; message: string }, warn: (warning: never) => void): void {
+  if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('"use client"')) return;
   warn(warning as never);
 }
 
 /**
- * Two builds: the browser's (dist/), and with `--ssr` the gateway's renderer of first screens
- * (dist-ssr/entry-server.js, src/entry-server.tsx): one self-contained file, Preact and the libraries
- * bundled in, so that React Router and TanStack Query render through Preact there too.
+ * Two builds: the browser's (dist/), and with `--ssr` the gateway's server renderer
+ * (dist-ssr/entry-server.js, src/entry-server.tsx): one self-contained file, React DOM's server and
+ * the libraries bundled in, so the gateway needs none of the storefront's dependencies at run time.
  */
 export default defineConfig(({ isSsrBuild }) =>
   isSsrBuild
     ? {
-        resolve: { alias: reactOnPreact },
-        ssr: { noExternal: true },
+        // The libraries' production builds (React Router's too), bundled in.
+        ssr: { noExternal: true, resolve: { conditions: ['module', 'node', 'production'] } },
+        // React DOM's production server, whatever NODE_ENV the gateway runs under.
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
         publicDir: false,
         build: {
           outDir: 'dist-ssr',
           emptyOutDir: true,
           target: 'node20',
-          rolldownOptions: { onwarn: withoutUseOptimistic, output: { codeSplitting: false } },
+          rolldownOptions: { onwarn: withoutUseClientNotes, output: { codeSplitting: false } },
         },
       }
     : {
         base: '/',
-        // JSX is compiled by Vite itself (tsconfig's "react-jsx", its runtime aliased to Preact's). No
-        // React fast refresh: under Preact it would take an edit and redraw nothing; an edit reloads the page.
+        // JSX is compiled by Vite itself (tsconfig's "react-jsx", React's automatic runtime).
         plugins: [compileHints(), precompress()],
-        resolve: { alias: reactOnPreact },
         build: {
           outDir: 'dist',
           emptyOutDir: true,
@@ -111,9 +96,7 @@ export default defineConfig(({ isSsrBuild }) =>
           manifest: true,
           // Every browser the site supports (ES2022) knows <link rel="modulepreload">: no polyfill in the first load.
           modulePreload: { polyfill: false },
-          rolldownOptions: {
-            onwarn: withoutUseOptimistic,
-          },
+          rolldownOptions: { onwarn: withoutUseClientNotes },
         },
         server: {
           host: '127.0.0.1',

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { composeTarget, ConfigError, createPlatform, loadConfig, parseTarget, startPlatform, stopPlatform, type ClientOf } from '@cliffhanger/platform';
 import type { CatalogPages } from '@cliffhanger/catalog';
 import { registry } from './registry.ts';
-import { storefrontHandler } from './storefront.ts';
+import { storefrontHandler } from './storefront/index.ts';
 
 const storefront = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../storefront');
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineModule } from '@cliffhanger/platform';
 import { realRedisUrl, startSite, tempDir, type Site } from '@cliffhanger/platform/testing';
 import { registry } from '../src/registry.ts';
-import { storefrontHandler } from '../src/storefront.ts';
+import { storefrontHandler } from '../src/storefront/index.ts';
 
 type TestGateway = Site;
 

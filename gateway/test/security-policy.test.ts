@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, tempDir, type Site } from '@cliffhanger/platform/testing';
 import { registry } from '../src/registry.ts';
-import { storefrontHandler } from '../src/storefront.ts';
+import { storefrontHandler } from '../src/storefront/index.ts';
 
 const stripeEnv = {
   STRIPE_SECRET_KEY: 'sk_test_x',

@@ -9,7 +9,7 @@ import type { ClientOf } from '@cliffhanger/platform';
 import { startSite, tempDir, type Site } from '@cliffhanger/platform/testing';
 import type { CatalogPages, LocalCatalogClient } from '@cliffhanger/catalog';
 import { registry } from '../src/registry.ts';
-import { storefrontHandler } from '../src/storefront.ts';
+import { storefrontHandler } from '../src/storefront/index.ts';
 
 // A build as storefront/vite.config.ts writes it: index.html with the head tags the server replaces on
 // series pages, the manifest, and hashed files with their brotli and gzip copies.

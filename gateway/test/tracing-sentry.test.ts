@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineModule } from '@cliffhanger/platform';
 import { eventually, startSite, tempDir, type Site } from '@cliffhanger/platform/testing';
 import { registry } from '../src/registry.ts';
-import { storefrontHandler } from '../src/storefront.ts';
+import { storefrontHandler } from '../src/storefront/index.ts';
 
 interface Envelope {
   header: { trace?: Record<string, string>; event_id?: string };

@@ -1,17 +1,18 @@
-// The page's only script. A page the gateway sent drawn (entry-server.tsx) is painted first, and the
-// app (main.tsx) is fetched and run once its largest picture is painted too: that picture shares the
-// network with nothing but the style sheets, and is on screen before any of the app's code runs. A
-// page sent undrawn (the splash) has nothing to show until the app runs, so it starts at once.
+// The page's only script. A page the server rendered (entry-server.tsx) is painted first, and the app
+// (main.tsx), which hydrates it, is fetched and run once its largest picture is painted too: that
+// picture shares the network with nothing but the style sheets, and is on screen before any of the
+// app's code runs. A page rendered on the client (the splash) has nothing to show until the app
+// runs, so it starts at once.
 import './styles/base.css';
 import './styles/shell.css';
 import './styles/components.css';
 
 const app = document.getElementById('app');
-const drawn = Boolean(app?.hasAttribute('data-server-rendered'));
+const serverRendered = Boolean(app?.hasAttribute('data-server-rendered'));
 
-// A tap on a button of the drawn page, or a choice in one of its lists, made before the app has taken
-// the page over, is done again once it has: the same element, now with the app behind it. (Links
-// need nothing: the browser follows them, to a page the gateway draws too.)
+// A tap on a button of the server-rendered page, or a choice in one of its lists, made before React
+// has hydrated it, is done again once it has: the same element, now with the app behind it. (Links
+// need nothing: the browser follows them, to a page the server renders too.)
 const early: Array<{ target: HTMLElement; choice?: string }> = [];
 const remember = (event: Event) => {
   if (!(event.target instanceof Element)) return;
@@ -19,7 +20,7 @@ const remember = (event: Event) => {
     const button = event.target.closest('button');
     if (button && app?.contains(button)) early.push({ target: button });
   } else if (event.target instanceof HTMLSelectElement && app?.contains(event.target)) {
-    // The app's first render sets the list back to what it shows: the choice is kept here.
+    // Hydration sets the list back to what the server rendered: the choice is kept here.
     early.push({ target: event.target, choice: event.target.value });
   }
 };
@@ -42,14 +43,14 @@ const start = () =>
   void import('./main')
     .then((main) => main.start())
     .then(replay)
-    // The drawn page stays, its links working: nothing else to fall back to.
+    // The server-rendered page stays, its links working: nothing else to fall back to.
     .catch((error: unknown) => console.error('the app could not start', error));
 
-/** The longest the app waits for the drawn page's picture: on a very slow link, the page's buttons matter more. */
+/** The longest the app waits for the page's picture: on a very slow link, the page's buttons matter more. */
 const PICTURE_WAIT_MS = 3000;
 
 /**
- * Once the drawn page's largest picture (the one the gateway preloads) is decoded, or has failed, or
+ * Once the server-rendered page's largest picture (the one the gateway preloads) is decoded, or has failed, or
  * PICTURE_WAIT_MS have passed: the app's first tasks then come after the frame that paints it, not
  * before, however the picture and the scripts race on the network.
  */
@@ -62,7 +63,7 @@ function pictureReady(): Promise<unknown> {
   return Promise.race([decoded, new Promise((resolve) => setTimeout(resolve, PICTURE_WAIT_MS))]);
 }
 
-if (drawn) {
+if (serverRendered) {
   document.addEventListener('click', remember, true);
   document.addEventListener('change', remember, true);
   void pictureReady().then(() => requestAnimationFrame(() => setTimeout(start, 0)));

@@ -1,21 +1,17 @@
 import { QueryClient } from '@tanstack/react-query';
-import { waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fillQueries, type PageFacts } from './api/pageFacts';
+import type { LoaderData } from './api/loaderData';
 import type { VideoCard } from './api/types';
-import { languageOf, renderPage } from './entry-server';
-import { App } from './App';
-import { loadLanguage } from './i18n/languages';
-import { noteLanding } from './lib/attribution';
-import { takeOver as takeOverDrawn } from './lib/takeover';
-import { AppRoutes } from './router';
 import { stubPlayback } from './features/video/playerTesting';
+import { markupOf } from './ssr/testing';
 
 const card = (id: string, title: string): VideoCard => ({ id, title, cover: `/media/public/covers/${id}.jpg`, tags: ['Romance'], episodeCount: 24, playCount: 1234 });
 const page = (items: VideoCard[]) => ({ items, page: 1, size: 12, hasMore: false });
 
-const facts: PageFacts = {
+const loaderData: LoaderData = {
   homepage: {
     carousel: { title: 'Featured Videos', items: [card('heir', 'The Heir Returns'), card('bride', 'The Runaway Bride')] },
     sections: [{ id: 'romance', title: 'Romance', items: [card('bride', 'The Runaway Bride'), card('ceo', 'My CEO Husband')] }],
@@ -23,7 +19,7 @@ const facts: PageFacts = {
   rankings: { top: page([card('ceo', 'My CEO Husband')]), trending: page([]), new: page([card('heir', 'The Heir Returns')]) },
 };
 
-/** A series as a visitor who has unlocked nothing sees it (the series page's facts, and the viewer's own answer here). */
+/** A series as a visitor who has unlocked nothing sees it (the series page's loader data, and the viewer's own answer here). */
 const video = {
   ...card('heir', 'The Heir Returns'),
   description: 'A heir comes home.',
@@ -46,7 +42,10 @@ const episode = {
 };
 
 const calls: string[] = [];
+// Each test a first visit: the app's modules anew (what a page remembers within a visit starts over).
+const noteLanding = async () => (await import('./lib/attribution')).noteLanding();
 beforeEach(() => {
+  vi.resetModules();
   localStorage.clear();
   calls.length = 0;
   vi.stubGlobal(
@@ -54,7 +53,7 @@ beforeEach(() => {
     vi.fn(async (url: string) => {
       const { pathname, search } = new URL(url, 'http://localhost');
       calls.push(pathname + search);
-      const data = pathname === '/api/user' ? { id: 'u1', kind: 'guest', email: null, coins: 5, vip: null } : pathname === '/api/homepage/query' ? page([card('heir', 'The Heir Returns')]) : pathname === '/api/video' ? video : pathname === '/api/video/episode' ? episode : pathname === '/api/homepage' ? facts.homepage : [];
+      const data = pathname === '/api/user' ? { id: 'u1', kind: 'guest', email: null, coins: 5, vip: null } : pathname === '/api/homepage/query' ? page([card('heir', 'The Heir Returns')]) : pathname === '/api/video' ? video : pathname === '/api/video/episode' ? episode : pathname === '/api/homepage' ? loaderData.homepage : [];
       return new Response(JSON.stringify({ code: 200, message: 'ok', data }), { headers: { 'content-type': 'application/json' } });
     }),
   );
@@ -65,29 +64,40 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-/** The browser's side, as main.tsx does it: the page's facts in the cache, then the takeover of the drawn markup. */
-async function takeOver(app: HTMLElement, path: string, pageFacts: PageFacts = facts) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
-  fillQueries(queryClient, pageFacts);
-  const initial = await loadLanguage('en');
-  const how = takeOverDrawn(
-    app,
-    <App queryClient={queryClient} initial={initial}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </App>,
-    true,
-  );
-  expect(how).toBe('hydrated');
+/** The server's markup of a page for a visitor whose browser asks for `acceptLanguage`. */
+async function serverRendered(path: string, acceptLanguage: string, data: LoaderData = loaderData) {
+  const { renderPage } = await import('./entry-server');
+  const rendered = await renderPage(path, acceptLanguage, data);
+  return { html: await markupOf(rendered), htmlLang: rendered.htmlLang };
 }
 
-describe('the home page drawn by the gateway', () => {
+/** The browser's side, as main.tsx does it: the page's loader data in the cache, then React hydrates the server's markup, recovering from nothing. */
+async function hydrate(app: HTMLElement, path: string, data: LoaderData = loaderData) {
+  const [{ fillQueries }, { loadLanguage }, { App }, { AppRoutes }] = await Promise.all([import('./api/loaderData'), import('./i18n/languages'), import('./App'), import('./router')]);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
+  fillQueries(queryClient, data);
+  const initial = await loadLanguage('en');
+  const recovered: unknown[] = [];
+  await act(async () => {
+    hydrateRoot(
+      app,
+      <App queryClient={queryClient} initial={initial}>
+        <MemoryRouter initialEntries={[path]}>
+          <AppRoutes />
+        </MemoryRouter>
+      </App>,
+      { onRecoverableError: (error) => recovered.push(error) },
+    );
+  });
+  expect(recovered).toEqual([]);
+}
+
+describe('the home page rendered on the server', () => {
   // The series page's player: jsdom plays nothing.
   stubPlayback();
 
   it('holds the carousel and the rows of the first screen, in the language asked for', async () => {
-    const english = await renderPage('/', 'en-US,en;q=0.9', facts);
+    const english = await serverRendered('/', 'en-US,en;q=0.9');
     expect(english.htmlLang).toBe('en');
     document.body.innerHTML = `<div id="app">${english.html}</div>`;
     const app = document.getElementById('app')!;
@@ -97,21 +107,21 @@ describe('the home page drawn by the gateway', () => {
     expect(app.textContent).not.toContain('Continue watching');
     expect(app.querySelector('.header__account')?.textContent).toBe('Sign in');
 
-    const spanish = await renderPage('/', 'fr;q=0.4, es-MX;q=0.8', facts);
+    const spanish = await serverRendered('/', 'fr;q=0.4, es-MX;q=0.8');
     expect(spanish.htmlLang).toBe('es');
     expect(spanish.html).toContain('Inicio');
   });
 
-  it('is taken over by the first render in the browser without drawing it again', async () => {
-    const drawn = await renderPage('/', 'en', facts);
-    document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
+  it('is hydrated by React in the browser, its elements kept', async () => {
+    const rendered = await serverRendered('/', 'en');
+    document.body.innerHTML = `<div id="app" data-server-rendered>${rendered.html}</div>`;
     const app = document.getElementById('app')!;
     const backdrop = app.querySelector('.carousel__backdrop');
     const poster = app.querySelector('.carousel__poster img');
     const header = app.querySelector('header');
     expect(backdrop && poster && header).toBeTruthy();
 
-    await takeOver(app, '/');
+    await hydrate(app, '/');
     // The same elements, not copies: the largest picture keeps its first paint.
     expect(app.querySelector('.carousel__backdrop')).toBe(backdrop);
     expect(app.querySelector('.carousel__poster img')).toBe(poster);
@@ -127,60 +137,52 @@ describe('the home page drawn by the gateway', () => {
     await waitFor(() => expect(app.querySelector('[data-tab="browse"]')?.getAttribute('aria-selected')).toBe('true'));
   });
 
-  it('keeps a new visitor\'s page as drawn, even once their first call has made them a guest', async () => {
-    noteLanding();
+  it('keeps a new visitor\'s page as the server rendered it, even once their first call has made them a guest', async () => {
+    await noteLanding();
     // The current-user call answered before the page's first render: a guest, with no history yet.
     localStorage.setItem('cliffhanger.userToken', 'new-guest-token');
-    const drawn = await renderPage('/', 'en', facts);
-    document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
+    const rendered = await serverRendered('/', 'en');
+    document.body.innerHTML = `<div id="app" data-server-rendered>${rendered.html}</div>`;
     const app = document.getElementById('app')!;
     const rows = [...app.querySelectorAll('.row')];
     const pictures = [...app.querySelectorAll('.row img')];
     expect(pictures.length).toBeGreaterThan(0);
-    await takeOver(app, '/');
-    expect([...app.querySelectorAll('.row')]).toEqual(rows);
-    expect([...app.querySelectorAll('.row img')]).toEqual(pictures);
+    await hydrate(app, '/');
+    // The server's rows and pictures are kept (the rows below the first screen follow them).
+    expect([...app.querySelectorAll('.row')].slice(0, rows.length)).toEqual(rows);
+    expect([...app.querySelectorAll('.row img')].slice(0, pictures.length)).toEqual(pictures);
     expect(calls.some((call) => call.includes('sectionId=continue'))).toBe(false);
   });
 
   it('keeps a returning viewer\'s place for "continue watching" until it answers', async () => {
     localStorage.setItem('cliffhanger.userToken', 'returning-token');
-    noteLanding();
-    const drawn = await renderPage('/', 'en', facts);
-    document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
+    await noteLanding();
+    const rendered = await serverRendered('/', 'en');
+    document.body.innerHTML = `<div id="app" data-server-rendered>${rendered.html}</div>`;
     const app = document.getElementById('app')!;
     const backdrop = app.querySelector('.carousel__backdrop');
-    await takeOver(app, '/');
+    await hydrate(app, '/');
     expect(app.querySelector('.carousel__backdrop')).toBe(backdrop);
     await waitFor(() => expect(app.querySelector('#section-continue')?.textContent).toBe('Continue watching'));
     expect(calls).toContain('/api/homepage/query?sectionId=continue&page=1&size=12');
   });
 
-  it('draws a series page from the series as a new visitor sees it, the player on its cover, and hands it over', async () => {
-    const drawn = await renderPage('/videos/heir', 'en', { video });
-    document.body.innerHTML = `<div id="app" data-server-rendered>${drawn.html}</div>`;
+  it('renders a series page from the series as a new visitor sees it, the player on its cover, and React hydrates it', async () => {
+    const rendered = await serverRendered('/videos/heir', 'en', { video });
+    document.body.innerHTML = `<div id="app" data-server-rendered>${rendered.html}</div>`;
     const app = document.getElementById('app')!;
     const player = app.querySelector('video.player__video');
     expect(player?.getAttribute('poster')).toBe('/media/public/covers/heir.jpg');
     expect(app.querySelector('h1')?.textContent).toBe('The Heir Returns');
     expect(app.querySelector('[data-testid="episode-2"]')?.getAttribute('aria-label')).toContain('Locked');
 
-    await takeOver(app, '/videos/heir', { video });
+    await hydrate(app, '/videos/heir', { video });
     expect(app.querySelector('video.player__video')).toBe(player);
     expect(app.querySelectorAll('h1')).toHaveLength(1);
-    // The viewer's own locks and place are asked for at once: the drawn page was anyone's.
+    // The viewer's own locks and place are asked for at once: the server's page was anyone's.
     await waitFor(() => expect(calls).toContain('/api/video?id=heir'));
-    // The viewer's own answer replaces the drawn one in the same elements.
+    // The viewer's own answer replaces the server's in the same elements.
     await waitFor(() => expect(app.querySelector('h1')?.textContent).toBe('The Heir Returns'));
     expect(app.querySelector('video.player__video')).toBe(player);
-  });
-
-  it('reads the visitor\'s languages by their q-values, English when none is spoken here', () => {
-    expect(languageOf(undefined)).toBe('en');
-    expect(languageOf('ja, nl;q=0.5')).toBe('en');
-    expect(languageOf('en;q=0.1, de-AT;q=0.9')).toBe('dy');
-    expect(languageOf('fr-CA')).toBe('fy');
-    expect(languageOf('pt;q=0, es;q=0.2')).toBe('es');
-    expect(languageOf('x'.repeat(10_000))).toBe('en');
   });
 });

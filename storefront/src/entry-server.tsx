@@ -1,61 +1,37 @@
+// The server renderer: the gateway renders the home page and series pages with it (gateway/src/
+// storefront/pages.ts), from the page's loader data, through React DOM's streaming server renderer.
+// The browser hydrates that markup (main.tsx) with the same tree, data and language. Built on its
+// own (`vite build --ssr`, vite.config.ts) into dist-ssr/entry-server.js.
 import { QueryClient } from '@tanstack/react-query';
-import { renderToStringAsync } from 'preact-render-to-string';
-import { StaticRouter } from 'react-router';
-import { fillQueries, type PageFacts } from './api/pageFacts';
+import { renderToReadableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import { fillQueries, type LoaderData } from './api/loaderData';
 import { App } from './App';
-import { htmlLangOf, loadLanguage, preferredLanguage, type LanguageCode } from './i18n/languages';
+import { loadLanguage } from './i18n/languages';
 import { AppRoutes, preloadPage } from './router';
+import { htmlLangOf, languageOf, type ServerRenderer } from './ssr/contract';
 
-export interface RenderedPage {
-  /** The markup of `<div id="app">`, which the browser's first render takes over (lib/takeover.ts). */
-  html: string;
-  /** The `<html lang>` of that markup. */
-  htmlLang: string;
-}
-
-/** The query cache of a page drawn on the server: its facts, and nothing asked for (queries do not run here). */
-function queryClientWith(facts: PageFacts): QueryClient {
+/** The query cache of a page rendered on the server: its loader data, and nothing asked for (queries do not run here). */
+function queryClientWith(data: LoaderData): QueryClient {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-  fillQueries(queryClient, facts);
+  fillQueries(queryClient, data);
   return queryClient;
 }
 
 /**
- * The language a new visitor with these Accept-Language preferences sees: what main.tsx picks from
- * the browser's languages (the same list, in the order of their q-values) when nothing is stored.
+ * A page as a new visitor with this Accept-Language sees it first (ssr/contract.ts, ServerRenderer):
+ * the language the browser will pick, the page's module loaded before rendering (so nothing suspends
+ * and the shell is the whole page), no viewer's own data.
  */
-export function languageOf(acceptLanguage: string | undefined): LanguageCode {
-  const tags = (acceptLanguage ?? '')
-    .split(',')
-    .slice(0, 20)
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const quality = Number(params.find((param) => param.trim().startsWith('q='))?.trim().slice(2) ?? 1);
-      return { tag: tag.trim(), quality: Number.isFinite(quality) ? quality : 0 };
-    })
-    .filter((entry) => entry.tag && entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality);
-  return preferredLanguage(
-    null,
-    tags.map((entry) => entry.tag),
-  );
-}
-
-export type { PageFacts };
-
-/**
- * The first screen of a page as a new visitor's browser would draw it: their phone paints it as soon
- * as the HTML and the style sheet arrive, instead of after the scripts have loaded and run, and the
- * scripts then take it over without drawing it again (its largest picture keeps its first paint).
- */
-export async function renderPage(url: string, acceptLanguage: string | undefined, facts: PageFacts): Promise<RenderedPage> {
+export const renderPage: ServerRenderer<LoaderData>['renderPage'] = async (url, acceptLanguage, data, { signal, onError } = {}) => {
   const [initial] = await Promise.all([loadLanguage(languageOf(acceptLanguage)), preloadPage(new URL(url, 'http://localhost').pathname)]);
-  const html = await renderToStringAsync(
-    <App queryClient={queryClientWith(facts)} initial={initial}>
+  const stream = await renderToReadableStream(
+    <App queryClient={queryClientWith(data)} initial={initial}>
       <StaticRouter location={url}>
         <AppRoutes />
       </StaticRouter>
     </App>,
+    { signal, onError },
   );
-  return { html, htmlLang: htmlLangOf(initial.language) };
-}
+  return { stream, htmlLang: htmlLangOf(initial.language) };
+};

@@ -1,17 +1,19 @@
 import { QueryClient } from '@tanstack/react-query';
+import { createRoot, hydrateRoot, type RootOptions } from 'react-dom/client';
 import { BrowserRouter, matchPath } from 'react-router-dom';
 import { App } from './App';
 import { catalogCalls } from './api/catalog';
 import { catalogQueries } from './api/catalogQueries';
-import { fillQueries, type PageFacts } from './api/pageFacts';
+import { fillQueries, type LoaderData } from './api/loaderData';
 import { userCalls } from './api/user';
 import { userQueries } from './api/userQueries';
 import { startingLanguage } from './i18n/I18nProvider';
-import { htmlLangOf, loadLanguage } from './i18n/languages';
+import { htmlLangOf, loadLanguage, preferredLanguage } from './i18n/languages';
 import { keepAttribution, noteLanding } from './lib/attribution';
-import { installMonitoring } from './lib/monitoring';
-import { takeOver } from './lib/takeover';
+import { pageHydrated, pageHydration } from './lib/hydration';
+import { installMonitoring, reportRecoverableError } from './lib/monitoring';
 import { AppRoutes, preloadPage } from './router';
+import { LOADER_DATA_ELEMENT_ID } from './ssr/contract';
 
 // Before the first call, so the current-user call already carries the landing URL's ids.
 noteLanding();
@@ -25,61 +27,79 @@ const queryClient = new QueryClient({
   },
 });
 
+const container = document.getElementById('app')!;
+const serverRendered = container.hasAttribute('data-server-rendered');
+
 // What the first render needs all starts at once, instead of each piece once the one before has
 // arrived: the page's chunk, the visitor's language, the current user, and the page's own data. The
-// data every visitor shares came with the page (gateway/src/storefront.ts), and so, for the pages
-// the gateway draws (entry-server.tsx), did their markup, which the first render takes over
-// (lib/takeover.ts): the viewer's own data, asked for here, enters the cache only after that render,
-// which is then the gateway's.
-let factsRead = false;
+// data every visitor shares came with the page as its loader data (gateway/src/storefront/pages.ts),
+// and so, for the pages the server renders (entry-server.tsx), did their markup, which React
+// hydrates: the viewer's own data, asked for here, enters the cache only once React has hydrated
+// the page (lib/hydration.ts), so that every render React hydrates with is the server's.
+let loaderDataRead = false;
 try {
-  const embedded = document.getElementById('page-data')?.textContent;
-  if (embedded) fillQueries(queryClient, JSON.parse(embedded) as PageFacts);
-  factsRead = Boolean(embedded);
+  const embedded = document.getElementById(LOADER_DATA_ELEMENT_ID)?.textContent;
+  if (embedded) fillQueries(queryClient, JSON.parse(embedded) as LoaderData);
+  loaderDataRead = Boolean(embedded);
 } catch {
   // Unreadable: the page asks for its data itself.
 }
-let tookOver!: () => void;
-const takenOver = new Promise<void>((resolve) => (tookOver = resolve));
-// The splash has nothing to keep: the first render may as well show the viewer's data.
-if (!document.getElementById('app')?.hasAttribute('data-server-rendered')) tookOver();
-const afterTakeover =
+// A page rendered on the client has nothing to keep equal: its first render may show the viewer's data.
+if (!serverRendered) pageHydrated();
+const afterHydration =
   <T,>(call: () => Promise<T>) =>
   async (): Promise<T> => {
     try {
       return await call();
     } finally {
-      await takenOver;
+      await pageHydration;
     }
   };
-void queryClient.prefetchQuery({ ...userQueries.current(), queryFn: afterTakeover(userCalls.current) });
+void queryClient.prefetchQuery({ ...userQueries.current(), queryFn: afterHydration(userCalls.current) });
 const series = matchPath('/videos/:id', window.location.pathname)?.params.id;
-if (series) void queryClient.prefetchQuery({ ...catalogQueries.video(series), queryFn: afterTakeover(() => catalogCalls.video(series)) });
+if (series) void queryClient.prefetchQuery({ ...catalogQueries.video(series), queryFn: afterHydration(() => catalogCalls.video(series)) });
+
+const rootOptions: RootOptions = { onRecoverableError: reportRecoverableError };
 
 /**
- * Renders the app into #app once the page's chunk and the visitor's language are here; boot.ts calls
- * it. Not awaited at the top of this module: the page's chunk imports this one (the libraries it
- * holds), and a module still waiting on its own top-level await would keep that chunk from running.
+ * Hydrates the server's markup in #app, or renders the app there, once the page's chunk and the
+ * visitor's language are here; boot.ts calls it. Not awaited at the top of this module: the page's
+ * chunk imports this one (the libraries it holds), and a module still waiting on its own top-level
+ * await would keep that chunk from running. Resolves with what it did.
  */
-export async function start(): Promise<void> {
+export async function start(): Promise<'hydrated' | 'rendered'> {
   try {
-    const [initial, pageLoaded] = await Promise.all([loadLanguage(startingLanguage()), preloadPage(window.location.pathname)]);
-    const htmlLang = htmlLangOf(initial.language);
-    // The gateway drew the page in the language of the visitor's Accept-Language; one they chose here
-    // may differ. A page whose chunk failed to load renders later (on a second try), past the takeover.
-    const sameAsDrawn = factsRead && pageLoaded && document.documentElement.lang === htmlLang;
-    document.documentElement.lang = htmlLang;
-    takeOver(
-      document.getElementById('app')!,
-      <App queryClient={queryClient} initial={initial}>
+    const preferred = startingLanguage();
+    // The server rendered in the language of the visitor's Accept-Language (<html lang>); the
+    // visitor may have chosen another here: the page hydrates in the server's and switches after.
+    const rendered = serverRendered ? preferredLanguage(null, [document.documentElement.lang]) : preferred;
+    const [initial, pageLoaded] = await Promise.all([
+      loadLanguage(rendered),
+      preloadPage(window.location.pathname),
+      // Fetched alongside, so the switch right after hydration waits for nothing.
+      rendered === preferred ? null : loadLanguage(preferred),
+    ]);
+    // Without its loader data the server's render cannot be repeated here; a page whose chunk failed
+    // to load would hydrate only once a second try brings it: both are rendered on the client.
+    const hydrate = serverRendered && loaderDataRead && pageLoaded;
+    document.documentElement.lang = htmlLangOf(initial.language);
+    const tree = (
+      <App queryClient={queryClient} initial={initial} preferred={preferred}>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
-      </App>,
-      sameAsDrawn,
+      </App>
     );
-  } finally {
+    if (hydrate) {
+      hydrateRoot(container, tree, rootOptions);
+      return 'hydrated';
+    }
+    container.textContent = '';
+    createRoot(container, rootOptions).render(tree);
+    return 'rendered';
+  } catch (error) {
     // Whatever happened, the viewer's own data is not held back for good.
-    tookOver();
+    pageHydrated();
+    throw error;
   }
 }

@@ -3,6 +3,7 @@ import { matchPath, Route, Routes, useLocation } from 'react-router-dom';
 import { AppShell } from './components/AppShell';
 import { PageErrorBoundary } from './components/PageErrorBoundary';
 import { keepAttribution } from './lib/attribution';
+import { SERVER_RENDERED_PAGES, type PageModuleName } from './ssr/contract';
 
 type PageModule = Record<string, unknown>;
 
@@ -13,12 +14,19 @@ interface PageRoute {
   Component: ComponentType;
 }
 
+// Every page module, each its own chunk, loaded on demand; keyed by file as ssr/contract.ts names them.
+const pageModules = import.meta.glob<PageModule>('./features/*/*Page.tsx');
+
 /**
- * A route whose page module loads on demand; `name` is the component the module exports. Once the
- * module is here (main.tsx waits for the first page's), the page renders at once: a first render
- * that suspended would leave the server's markup of the page (entry-server.tsx) for another pass.
+ * A route whose page module (`module`, exporting a component of the file's name) loads on demand.
+ * Once the module is here (main.tsx and entry-server.tsx wait for the first page's), the page renders
+ * at once; before, it suspends under `lazy` until its chunk arrives, and hydration waits for it there
+ * without breaking.
  */
-function page(path: string, importPage: () => Promise<PageModule>, name: string): PageRoute {
+function page(path: string, module: PageModuleName): PageRoute {
+  const importPage = pageModules[`./features/${module}.tsx`];
+  if (!importPage) throw new Error(`no page module ${module}`);
+  const name = module.slice(module.indexOf('/') + 1);
   let loaded: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   const load = () => {
@@ -42,31 +50,31 @@ export const routes: { Component: ComponentType; children: PageRoute[] }[] = [
   {
     Component: AppShell,
     children: [
-      page('/', () => import('./features/home/HomePage'), 'HomePage'),
-      page('/browse/:id', () => import('./features/home/BrowsePage'), 'BrowsePage'),
-      page('/more/:id', () => import('./features/home/MorePage'), 'MorePage'),
-      page('/videos/:id', () => import('./features/video/VideoPage'), 'VideoPage'),
-      page('/feed', () => import('./features/video/FeedPage'), 'FeedPage'),
-      page('/individual', () => import('./features/account/IndividualPage'), 'IndividualPage'),
-      page('/my', () => import('./features/account/MyPage'), 'MyPage'),
-      page('/login', () => import('./features/account/LoginPage'), 'LoginPage'),
-      page('/register', () => import('./features/account/RegisterPage'), 'RegisterPage'),
-      page('/retrievePassword', () => import('./features/account/RetrievePasswordPage'), 'RetrievePasswordPage'),
-      page('/favorites', () => import('./features/lists/FavoritesPage'), 'FavoritesPage'),
-      page('/historys', () => import('./features/lists/HistoryPage'), 'HistoryPage'),
-      page('/unlocked', () => import('./features/lists/UnlockedPage'), 'UnlockedPage'),
-      page('/search', () => import('./features/search/SearchPage'), 'SearchPage'),
-      page('/searchDetail/:id', () => import('./features/search/SearchDetailPage'), 'SearchDetailPage'),
-      page('/shopping', () => import('./features/shop/ShoppingPage'), 'ShoppingPage'),
-      page('/order/easy', () => import('./features/shop/OrderEasyPage'), 'OrderEasyPage'),
-      page('/order/result', () => import('./features/shop/OrderResultPage'), 'OrderResultPage'),
-      page('/privacyPolicy', () => import('./features/pages/PrivacyPolicyPage'), 'PrivacyPolicyPage'),
-      page('/refundPolicy', () => import('./features/pages/RefundPolicyPage'), 'RefundPolicyPage'),
-      page('/serviceAgreement', () => import('./features/pages/ServiceAgreementPage'), 'ServiceAgreementPage'),
-      page('/contentPolicy', () => import('./features/pages/ContentPolicyPage'), 'ContentPolicyPage'),
-      page('/commonQuestions', () => import('./features/pages/CommonQuestionsPage'), 'CommonQuestionsPage'),
-      page('/contactUs', () => import('./features/pages/ContactUsPage'), 'ContactUsPage'),
-      page('*', () => import('./features/pages/NotFoundPage'), 'NotFoundPage'),
+      page('/', SERVER_RENDERED_PAGES.home.module),
+      page('/browse/:id', 'home/BrowsePage'),
+      page('/more/:id', 'home/MorePage'),
+      page('/videos/:id', SERVER_RENDERED_PAGES.series.module),
+      page('/feed', 'video/FeedPage'),
+      page('/individual', 'account/IndividualPage'),
+      page('/my', 'account/MyPage'),
+      page('/login', 'account/LoginPage'),
+      page('/register', 'account/RegisterPage'),
+      page('/retrievePassword', 'account/RetrievePasswordPage'),
+      page('/favorites', 'lists/FavoritesPage'),
+      page('/historys', 'lists/HistoryPage'),
+      page('/unlocked', 'lists/UnlockedPage'),
+      page('/search', 'search/SearchPage'),
+      page('/searchDetail/:id', 'search/SearchDetailPage'),
+      page('/shopping', 'shop/ShoppingPage'),
+      page('/order/easy', 'shop/OrderEasyPage'),
+      page('/order/result', 'shop/OrderResultPage'),
+      page('/privacyPolicy', 'pages/PrivacyPolicyPage'),
+      page('/refundPolicy', 'pages/RefundPolicyPage'),
+      page('/serviceAgreement', 'pages/ServiceAgreementPage'),
+      page('/contentPolicy', 'pages/ContentPolicyPage'),
+      page('/commonQuestions', 'pages/CommonQuestionsPage'),
+      page('/contactUs', 'pages/ContactUsPage'),
+      page('*', 'pages/NotFoundPage'),
     ],
   },
 ];

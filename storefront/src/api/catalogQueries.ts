@@ -1,9 +1,8 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { PAGE_SIZE, pagedQuery } from '../lib/paging';
+import { RANKING_ROW_SIZE } from '../ssr/contract';
 import { catalogCalls, type CatalogFilter, type RankingSection } from './catalog';
 
-/** How many series a ranking row of the home page shows. */
-const RANKING_ROW_SIZE = 12;
 /** Feed items fetched at a time: a few swipes ahead, and little wasted when the viewer leaves. */
 const FEED_PAGE_SIZE = 10;
 

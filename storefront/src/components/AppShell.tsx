@@ -6,6 +6,7 @@ import { catalogQueries } from '../api/catalogQueries';
 import { useCurrentUser } from '../api/userQueries';
 import { useLogout } from '../features/account/queries';
 import { useT } from '../i18n/I18nProvider';
+import { PageCommitted } from '../lib/hydration';
 import { showToast } from '../lib/toast';
 import { usePageViews } from '../lib/usePageViews';
 import { useScrollRestoration } from '../lib/useScrollRestoration';
@@ -85,6 +86,7 @@ export function AppShell() {
         <PageErrorBoundary resetKey={location.pathname}>
           <Suspense fallback={<AppSplash />}>
             <Outlet />
+            <PageCommitted />
           </Suspense>
         </PageErrorBoundary>
       </main>

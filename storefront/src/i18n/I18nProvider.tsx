@@ -24,10 +24,12 @@ export function startingLanguage(): LanguageCode {
 
 /**
  * The interface texts. main.tsx loads the starting language before the first render and passes it
- * as `initial`; without it (tests) the provider loads it and renders nothing until then. A chosen
- * language replaces the texts once its chunk has arrived, so no key ever shows in between.
+ * as `initial`; without it (tests) the provider loads it and renders nothing until then. A page the
+ * server rendered is hydrated in the language the server rendered it in (`initial`), and switches to
+ * the visitor's own (`preferred`, one they chose here) right after. A chosen language replaces the
+ * texts once its chunk has arrived, so no key ever shows in between.
  */
-export function I18nProvider({ children, initial }: { children: ReactNode; initial?: LoadedLanguage }) {
+export function I18nProvider({ children, initial, preferred }: { children: ReactNode; initial?: LoadedLanguage; preferred?: LanguageCode }) {
   const [loaded, setLoaded] = useState<LoadedLanguage | null>(initial ?? null);
   const latest = useRef(0);
 
@@ -40,11 +42,11 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
 
   useEffect(() => {
     if (!initial) switchTo(startingLanguage());
-  }, [initial, switchTo]);
+    else if (preferred && preferred !== initial.language) switchTo(preferred);
+  }, [initial, preferred, switchTo]);
 
   const language = loaded?.language;
-  // Before the paint that shows the new texts (Preact runs plain effects a frame later), so that
-  // screen readers and the browser's hyphenation never read one language tagged as another.
+  // Before the paint that shows the new texts, so that screen readers and the browser's hyphenation never read one language tagged as another.
   useLayoutEffect(() => {
     if (language) document.documentElement.lang = htmlLangOf(language);
   }, [language]);

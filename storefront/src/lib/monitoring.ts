@@ -27,10 +27,37 @@ export function sentryOptions(dsn: string, hostname: string): BrowserOptions {
   };
 }
 
+type SentryModule = typeof import('@sentry/browser');
+/** Sentry once it has started; what is reported before then waits in `toSentry`. */
+let sentry: SentryModule | null = null;
+const toSentry: Array<(Sentry: SentryModule) => void> = [];
+
 /** Loads and starts Sentry: imported on demand, so a site without a DSN never downloads it. */
 export async function startSentry(dsn: string, hostname: string): Promise<void> {
   const Sentry = await import('@sentry/browser');
   Sentry.init({ ...sentryOptions(dsn, hostname), integrations: [Sentry.browserTracingIntegration(), Sentry.replayIntegration()] });
+  sentry = Sentry;
+  for (const report of toSentry.splice(0)) report(Sentry);
+}
+
+/** How many errors React recovered from on this page: hydration mismatches, above all. */
+let recoverableErrors = 0;
+export const recoverableErrorCount = () => recoverableErrors;
+
+/**
+ * React's `onRecoverableError` (main.tsx): an error React recovered from by rendering on the client
+ * what the server had rendered, a hydration mismatch above all. The page still works, so nothing
+ * throws; but each one is a defect: it is counted, logged, sent to our analytics (`js_error`, kind
+ * "recoverable") and to Sentry where the site has it, with the component stack.
+ */
+export function reportRecoverableError(error: unknown, info: { componentStack?: string }): void {
+  recoverableErrors += 1;
+  const message = error instanceof Error ? error.message : String(error);
+  console.error('React recovered from an error', error, info.componentStack ?? '');
+  trackEvent('js_error', { environment: monitoringEnvironment(window.location.hostname), kind: 'recoverable', message: message.slice(0, 200), path: window.location.pathname });
+  const report = (Sentry: SentryModule) => Sentry.captureException(error, { tags: { recoverable: 'true' }, contexts: { react: { componentStack: info.componentStack ?? '' } } });
+  if (sentry) report(sentry);
+  else if (sentryDsnOf(document)) toSentry.push(report);
 }
 
 export function installMonitoring(random: () => number = Math.random): void {

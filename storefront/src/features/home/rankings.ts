@@ -7,7 +7,7 @@ import type { MessageKey } from '../../i18n/en';
 import { useT } from '../../i18n/I18nProvider';
 import { landedAsReturningViewer } from '../../lib/attribution';
 import { readStored, STORAGE_KEYS } from '../../lib/storage';
-import { useDrawnFirst } from '../../lib/takeover';
+import { useBrowserValue } from '../../lib/useBrowserValue';
 
 /** The home page's titles of the lists kept from what viewers play (their ids are the API's). */
 export const RANKING_TITLES: Record<RankingSection, MessageKey> = {
@@ -38,8 +38,8 @@ export function useRankingRows(): { pending: boolean; rows: Array<HomeSection | 
   // Read once per visit of the page: a guest made while it shows has no history yet. On the page the
   // visit landed on, as the visitor arrived (the current-user call may have made them a guest since).
   const { key } = useLocation();
-  // A drawn page was drawn for a new visitor: a returning one's row comes right after the takeover.
-  const returning = useDrawnFirst(false, () => (key === 'default' ? landedAsReturningViewer() : readStored(STORAGE_KEYS.userToken) !== null));
+  // The server rendered the page for a new visitor: a returning one's row comes right after hydration.
+  const returning = useBrowserValue(key, () => (key === 'default' ? landedAsReturningViewer() : readStored(STORAGE_KEYS.userToken) !== null), false);
   const results = useQueries({
     queries: RANKING_SECTIONS.map((section) => ({ ...catalogQueries.ranking(section), enabled: section !== 'continue' || returning })),
   });

@@ -82,6 +82,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
     setTime(0);
     let handle: StreamHandle | null = null;
     let cancelled = false;
+    const attaching = new AbortController();
     // One quality report per source: it ends with this effect (next episode, retry, leaving the page).
     const session = startPlaybackSession(element, { videoId, episodeId });
     const fail = (error: string) => {
@@ -131,16 +132,19 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       else start();
     } else {
       if (resumes) element.addEventListener('loadedmetadata', onMetadata, { once: true });
-      attachStream(element, url, fail, STANDBY_BUFFER_SECONDS)
+      attachStream(element, url, fail, STANDBY_BUFFER_SECONDS, attaching.signal)
         .then((attached) => {
           if (cancelled) return attached.destroy();
           handle = attached;
           if (!resumes) start();
         })
-        .catch(() => fail('playerLoadError'));
+        .catch(() => {
+          if (!cancelled) fail('playerLoadError');
+        });
     }
     return () => {
       cancelled = true;
+      attaching.abort();
       element.removeEventListener('loadedmetadata', onMetadata);
       element.removeEventListener('timeupdate', onTime);
       session.end();
@@ -161,8 +165,9 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
     }
     if (!spare || !url || !preloadUrl || preloadUrl === url || standby.current || !watched) return;
     let cancelled = false;
+    const attaching = new AbortController();
     let waiting: Standby | null = null;
-    attachStream(spare, preloadUrl, (errorType) => waiting?.onFatal(errorType), STANDBY_BUFFER_SECONDS)
+    attachStream(spare, preloadUrl, (errorType) => waiting?.onFatal(errorType), STANDBY_BUFFER_SECONDS, attaching.signal)
       .then((handle) => {
         if (cancelled) return handle.destroy();
         const standing: Standby = {
@@ -180,6 +185,7 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
       .catch(() => undefined);
     return () => {
       cancelled = true;
+      attaching.abort();
     };
   }, [url, preloadUrl, activeSlot, watched]);
 

@@ -36,24 +36,29 @@ export function preloadPlayer(): void {
  * else the browser's own HLS (iPhone Safari). hls.js loads only when needed, outside the first bundle.
  * It starts on the rung `startVariant` picks from the bandwidth the last visits measured, capped to the
  * player's size, and remembers what this one measures. `onFatal` gets hls.js's error type once its one
- * recovery attempt per kind has failed.
+ * recovery attempt per kind has failed. Once `signal` is aborted (the player moved on while hls.js was
+ * loading) nothing is attached and it rejects with the signal's reason: a stream attached late would
+ * take the element from the one attached after it.
  */
 export async function attachStream(
   video: HTMLVideoElement,
   url: string,
   onFatal: (errorType: string) => void,
   bufferSeconds = PLAYING_BUFFER_SECONDS,
+  signal?: AbortSignal,
 ): Promise<StreamHandle> {
   // The browser's own HLS buffers as it sees fit.
   const native = (): StreamHandle => {
     video.src = url;
     return { bufferAhead: () => undefined, destroy: () => video.removeAttribute('src') };
   };
+  signal?.throwIfAborted();
   if (!hasMse() && video.canPlayType('application/vnd.apple.mpegurl')) return native();
   const { default: Hls } = await loadHls();
   // hls.js was loaded ahead (preloadPlayer): without this, the player would be made in the task that
   // rendered the page, one long task of both that holds up a tap.
   await new Promise((resolve) => setTimeout(resolve, 0));
+  signal?.throwIfAborted();
   if (!Hls.isSupported()) return native();
   const bandwidth = rememberedBandwidth();
   const hls = new Hls({

@@ -1,5 +1,5 @@
-import type { Request } from 'express';
-import type { SeriesPreview } from '@cliffhanger/catalog';
+import express, { type Request } from 'express';
+import type { CatalogPages, SeriesPreview } from '@cliffhanger/catalog';
 
 /** The sitemap protocol's bound for one file (sitemaps.org); past it a sitemap index would be needed. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -97,18 +97,55 @@ export function withHead(page: string, head: PageHead | null, extra: string[] = 
   const tags = [...(head ? [headTags(head)] : []), ...extra];
   if (tags.length === 0) return page;
   const base = head ? page.replace(REPLACED, '') : page;
-  return base.replace('</head>', `${tags.join('')}</head>`);
+  // A function, not a string: a "$&" or "$'" in a title must not read as a replacement pattern.
+  return base.replace('</head>', () => `${tags.join('')}</head>`);
 }
 
 /**
  * Data the storefront reads before its first render (storefront/src/main.tsx), as a JSON script
  * block: never run, and no `<` inside, so no title can close the block and start markup of its own.
  */
-export const pageData = (name: string, value: unknown) =>
-  `<script type="application/json" id="${escapeMarkup(name)}-data">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
+export const jsonScript = (id: string, value: unknown) =>
+  `<script type="application/json" id="${escapeMarkup(id)}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
 
 /** The default description of the site, read from the built page. */
 export function siteDescriptionOf(page: string): string {
   const match = /<meta name="description" content="([^"]*)"/.exec(page);
   return match ? match[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : SITE_NAME;
+}
+
+// A crawler that finds a new series within a minute is soon enough; the list is one query per minute at most.
+const SITEMAP_CACHE_MS = 60_000;
+
+/** /robots.txt and /sitemap.xml (the home page and every listed series page). */
+export function seoRoutes(catalog: CatalogPages | undefined, publicUrl: string | undefined) {
+  let listed: { ids: Promise<string[]>; until: number } | null = null;
+  const listedSeries = (): Promise<string[]> => {
+    if (!catalog) return Promise.resolve([]);
+    if (!listed || listed.until <= Date.now()) {
+      const ids = catalog.listedSeries(SITEMAP_MAX_URLS - 1);
+      listed = { ids, until: Date.now() + SITEMAP_CACHE_MS };
+      // A failed read is not kept: the next request asks again.
+      ids.catch(() => (listed = null));
+    }
+    return listed.ids;
+  };
+  return express
+    .Router()
+    .get('/robots.txt', (req, res) => {
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.type('text/plain').send(robotsTxt(originOf(req, publicUrl)));
+    })
+    .get('/sitemap.xml', async (req, res) => {
+      let ids: string[];
+      try {
+        ids = await listedSeries();
+      } catch {
+        res.setHeader('Retry-After', '60');
+        res.status(503).type('text/plain').send('The sitemap is not available right now.');
+        return;
+      }
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.type('application/xml').send(sitemapXml(originOf(req, publicUrl), ids));
+    });
 }
