@@ -32,7 +32,7 @@ const pages = (clientOf: ClientOf) =>
     publicUrl: config.PUBLIC_URL,
     catalog: clientOf<CatalogPages>('catalog'),
     rendererFile: path.join(storefront, 'dist-ssr', 'entry-server.js'),
-    onRenderError: (error) => logger.error({ err: error }, 'the storefront renderer failed: pages go out undrawn'),
+    onRenderError: (error) => logger.error({ err: error }, 'the storefront server renderer failed: the page goes out for the browser to render'),
   });
 const { listener, startBackground } = await orStop(() => composeTarget(platform, registry, { pages }));
 await startPlatform(platform);

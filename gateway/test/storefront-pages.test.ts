@@ -164,7 +164,7 @@ describe('a series page as a crawler or a link preview sees it', () => {
   it('escapes a hostile title and description', async () => {
     const served = await (await html(`${site.url}/videos/${encodeURIComponent(ids[`it's-<b>&co`]!)}`)).text();
     // The page's data holds the title as JSON text, with no "<" that could end its block.
-    const data = /<script type="application\/json" id="page-data">([^<]*)<\/script>/.exec(served)!;
+    const data = /<script type="application\/json" id="loader-data">([^<]*)<\/script>/.exec(served)!;
     expect(JSON.parse(data[1]!).video.title).toBe(HOSTILE);
     const page = served.replace(data[0], '');
     expect(page).not.toContain('<script>');
@@ -219,7 +219,7 @@ describe('the first load', () => {
     expect(page).not.toContain('en-6.js');
     expect(page).not.toContain('VideoPage-5.js');
 
-    const data = /<script type="application\/json" id="page-data">([^<]*)<\/script>/.exec(page)?.[1];
+    const data = /<script type="application\/json" id="loader-data">([^<]*)<\/script>/.exec(page)?.[1];
     const { homepage, rankings } = JSON.parse(data!);
     expect(homepage.carousel.items.map((item: { title: string }) => item.title)).toEqual(['The Heir Returns', HOSTILE]);
     // The rows every viewer shares, as the home page asks for them; never one viewer's "continue".
@@ -227,7 +227,7 @@ describe('the first load', () => {
     expect(rankings.new).toMatchObject({ page: 1, size: 12, hasMore: false });
     expect(rankings.new.items.map((item: { id: string }) => item.id).sort()).toEqual([ids.heir, ids[`it's-<b>&co`]].sort());
     expect(page).not.toContain('<script>alert');
-    // Without a renderer the page goes out undrawn, the app's splash in #app.
+    // Without a renderer the page goes out for the browser to render, the app's splash in #app.
     expect(page).toContain('<div id="app"></div>');
   });
 
@@ -242,7 +242,7 @@ describe('the first load', () => {
     expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/VideoPage-5.js" />');
     expect(page).toMatch(/<link rel="preload" as="image" fetchpriority="high" href="\/media\/public\/covers\/heir-[0-9a-f]+\.jpg" \/>/);
     // The series as a visitor who has unlocked nothing sees it: nobody's favorite, nobody's place.
-    const data = /<script type="application\/json" id="page-data">([^<]*)<\/script>/.exec(page)?.[1];
+    const data = /<script type="application\/json" id="loader-data">([^<]*)<\/script>/.exec(page)?.[1];
     const { video, homepage } = JSON.parse(data!);
     expect(homepage).toBeUndefined();
     expect(video).toMatchObject({ id: 'heir', title: 'The Heir Returns', favorited: false, resume: null });
@@ -282,26 +282,43 @@ describe('the first load', () => {
   });
 });
 
-describe('the home page drawn by the storefront\'s renderer', () => {
-  // A renderer as storefront/src/entry-server.tsx exports it, counting what it draws.
+describe('pages rendered by the storefront\'s server renderer', () => {
+  // A renderer as storefront/src/entry-server.tsx exports it (ServerRenderer), counting what it renders
+  // and streaming its markup in two parts, the second a moment after the first.
   const rendererDir = tempDir('storefront-renderer-');
   const renderer = (body: string) => {
     const file = path.join(rendererDir, `renderer-${Math.random().toString(36).slice(2)}.mjs`);
     fs.writeFileSync(file, body);
     return file;
   };
-  const drawing = renderer(`
-    globalThis.drawnPages = (globalThis.drawnPages ?? 0);
-    export const languageOf = (acceptLanguage) => (acceptLanguage ?? '').startsWith('es') ? 'es' : 'en';
-    export async function renderPage(url, acceptLanguage, facts) {
-      globalThis.drawnPages++;
-      const what = facts.video ? 'series ' + facts.video.title : facts.homepage.carousel.items.length + ' slides, $& kept, top ' + facts.rankings.top.size;
-      return { html: '<main>' + languageOf(acceptLanguage) + ' ' + url + ' ' + what + '</main>', htmlLang: languageOf(acceptLanguage) };
+  const streamOf = `
+    const streamOf = (parts, failAfter) => new ReadableStream({
+      async start(controller) {
+        for (const part of parts) {
+          controller.enqueue(new TextEncoder().encode(part));
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (failAfter) controller.error(new Error('the renderer broke off'));
+        else controller.close();
+      },
+    });
+  `;
+  const rendering = renderer(`
+    ${streamOf}
+    globalThis.renderedPages = (globalThis.renderedPages ?? 0);
+    const languageOf = (acceptLanguage) => (acceptLanguage ?? '').startsWith('es') ? 'es' : 'en';
+    export async function renderPage(url, acceptLanguage, data) {
+      globalThis.renderedPages++;
+      const what = data.video ? 'series ' + data.video.title : data.homepage.carousel.items.length + ' slides, $& kept, top ' + data.rankings.top.size;
+      return { stream: streamOf(['<main>' + languageOf(acceptLanguage) + ' ', url + ' ' + what + '</main>']), htmlLang: languageOf(acceptLanguage) };
     }
   `);
   const failing = renderer(`
-    export const languageOf = () => 'en';
     export async function renderPage() { throw new Error('a broken renderer'); }
+  `);
+  const breakingOff = renderer(`
+    ${streamOf}
+    export async function renderPage() { return { stream: streamOf(['<main>the start'], true), htmlLang: 'en' }; }
   `);
   const errors: unknown[] = [];
   const servers: Array<{ close(): void }> = [];
@@ -313,38 +330,47 @@ describe('the home page drawn by the storefront\'s renderer', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
   afterAll(() => servers.forEach((server) => server.close()));
-  const drawn = () => (globalThis as { drawnPages?: number }).drawnPages ?? 0;
+  const rendered = () => (globalThis as { renderedPages?: number }).renderedPages ?? 0;
 
-  it('sends the first screen in #app, in the visitor\'s language, with the page\'s styles as style sheets', async () => {
-    const url = await serve(drawing);
-    const page = await (await html(`${url}/?fbclid=abc`, { 'accept-language': 'es-ES,es;q=0.9' })).text();
-    // Drawn without the click id, which changes nothing drawn (the app reads it from the address).
+  it('streams the page in #app, in the visitor\'s language, with the page\'s styles as style sheets', async () => {
+    const url = await serve(rendering);
+    const response = await html(`${url}/?fbclid=abc`, { 'accept-language': 'es-ES,es;q=0.9' });
+    // The head and the first part of the markup arrive before the renderer has finished.
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('<main>es ')) received += new TextDecoder().decode((await reader.read()).value);
+    expect(received).toContain('<link rel="stylesheet" crossorigin href="/assets/HomePage-4.css" />');
+    expect(received).not.toContain('</main>');
+    for (let part = await reader.read(); !part.done; part = await reader.read()) received += new TextDecoder().decode(part.value);
+    const page = received;
+    // Rendered without the click id, which changes nothing rendered (the app reads it from the address).
     expect(page).toContain('<div id="app" data-server-rendered><main>es / 2 slides, $& kept, top 12</main></div>');
+    expect(page.trimEnd().endsWith('</html>')).toBe(true);
     expect(page).toContain('<html lang="es">');
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/HomePage-4.css" />');
     expect(page).not.toContain('as="style"');
     // Nothing else before its first paint: the app is fetched once the page has painted (storefront/src/boot.ts).
     expect(page).not.toContain('modulepreload');
-    // The data the screen was drawn from goes with it, for the app's first render.
-    expect(page).toContain('<script type="application/json" id="page-data">');
+    // The loader data it was rendered from goes with it, for hydration.
+    expect(page).toContain('<script type="application/json" id="loader-data">');
     expect(errors).toEqual([]);
   });
 
-  it('draws a page once for each address and language while its data stays the same', async () => {
-    const url = await serve(drawing);
-    const before = drawn();
+  it('renders a page once for each address and language while its loader data stays the same', async () => {
+    const url = await serve(rendering);
+    const before = rendered();
     for (let visit = 0; visit < 3; visit++) await (await html(`${url}/`, { 'accept-language': 'en-US' })).text();
-    expect(drawn() - before).toBe(1);
+    expect(rendered() - before).toBe(1);
     await (await html(`${url}/`, { 'accept-language': 'es' })).text();
     await (await html(`${url}/?tab=browse`, { 'accept-language': 'en-US' })).text();
-    expect(drawn() - before).toBe(3);
-    // Every ad click has a click id of its own: one drawing serves them all.
+    expect(rendered() - before).toBe(3);
+    // Every ad click has a click id of its own: one rendering serves them all.
     for (const click of ['fb-1', 'fb-2', 'fb-3']) await (await html(`${url}/?fbclid=${click}&utm_source=ads&token=ref`, { 'accept-language': 'en-US' })).text();
-    expect(drawn() - before).toBe(3);
+    expect(rendered() - before).toBe(3);
   });
 
-  it('draws a series page from the series, and no other page', async () => {
-    const url = await serve(drawing);
+  it('renders a series page from the series, and no other page', async () => {
+    const url = await serve(rendering);
     const series = await (await html(`${url}/videos/heir`)).text();
     expect(series).toContain('<div id="app" data-server-rendered><main>en /videos/heir series The Heir Returns</main></div>');
     const unknown = await html(`${url}/videos/no-such-series`);
@@ -353,7 +379,7 @@ describe('the home page drawn by the storefront\'s renderer', () => {
     expect(await (await html(`${url}/favorites`)).text()).toContain('<div id="app"></div>');
   });
 
-  it('sends the page undrawn when the renderer fails, and says why', async () => {
+  it('sends the page for the browser to render when the renderer fails, and says why', async () => {
     const url = await serve(failing);
     const response = await html(`${url}/`);
     expect(response.status).toBe(200);
@@ -363,7 +389,20 @@ describe('the home page drawn by the storefront\'s renderer', () => {
     expect(String(errors.at(-1))).toContain('a broken renderer');
   });
 
-  it('sends the page undrawn when there is no renderer to load', async () => {
+  it('ends a page whose rendering broke off mid-stream whole, says why, and keeps nothing of it', async () => {
+    const url = await serve(breakingOff);
+    const before = errors.length;
+    for (let visit = 0; visit < 2; visit++) {
+      const page = await (await html(`${url}/`)).text();
+      // The browser's React renders on the client what does not hydrate; the document is whole.
+      expect(page).toContain('<div id="app" data-server-rendered><main>the start</div>');
+      expect(page.trimEnd().endsWith('</html>')).toBe(true);
+    }
+    // Both visits rendered anew: a broken rendering is not kept.
+    expect(errors.slice(before).map(String)).toEqual(['Error: the renderer broke off', 'Error: the renderer broke off']);
+  });
+
+  it('sends the page for the browser to render when there is no renderer to load', async () => {
     const url = await serve(path.join(rendererDir, 'never-built.mjs'));
     const page = await (await html(`${url}/`)).text();
     expect(page).toContain('<div id="app"></div>');
