@@ -34,7 +34,7 @@ function precompress(): Plugin {
  * Starts every script chunk with V8's explicit compile hint, `//# allFunctionsCalledOnLoad` (Chrome
  * 136 and later; to other engines a comment): Chrome then compiles the chunk's functions as the file
  * streams in, on a background thread, instead of one at a time on the main thread the first time each
- * runs. On a phone that lazy compiling was most of the long task in which the app takes a drawn page
+ * runs. On a phone that lazy compiling was most of the long task in which the app hydrates a server-rendered page
  * over, and of hls.js's first tasks as the player starts (Lighthouse's total blocking time). Not
  * Sentry's chunk, loaded only with a DSN, of which a page runs a small part. Added once the chunks
  * are final (minifying keeps no comment, and Vite adds a line of its own at some chunks' start), as
@@ -96,6 +96,8 @@ export default defineConfig(({ isSsrBuild }) =>
           manifest: true,
           // Every browser the site supports (ES2022) knows <link rel="modulepreload">: no polyfill in the first load.
           modulePreload: { polyfill: false },
+          // hls.js's full build (about 570 KB, 180 KB gzipped) is the largest chunk, loaded by the player alone.
+          chunkSizeWarningLimit: 600,
           rolldownOptions: { onwarn: withoutUseClientNotes },
         },
         server: {

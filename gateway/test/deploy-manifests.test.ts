@@ -173,7 +173,7 @@ function dockerfileProblems(text: string, lock: Lock, packages = workspaceList):
   }
   const built = stages.find((stage) => stage.instructions.some((instruction) => instruction.keyword === 'RUN' && /\bnpm run build\b/.test(instruction.args)));
   for (const { workspace, built: isBuilt } of packages) {
-    // A workspace with a build (the storefront) is served from its dist, its first screens drawn by
+    // A workspace with a build (the storefront) is served from its dist, its first screens server-rendered by
     // its dist-ssr; the others run from source.
     for (const needed of isBuilt ? [`${workspace}/dist`, `${workspace}/dist-ssr`] : [workspace]) {
       const present = finalCopies.some((copy) => (needed === copy.placed || needed.startsWith(`${copy.placed}/`)) && (isBuilt ? copy.from === built?.name : copy.from === null));

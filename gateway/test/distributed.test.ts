@@ -197,7 +197,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(sitemap).toContain(`${gateway}/videos/${videoId}</loc>`);
     const page = await fetch(`${gateway}/videos/${videoId}`).then((response) => response.text());
     expect(page).toContain('<meta property="og:title" content="Apart Together');
-    // And for the home page, which arrives drawn from the catalog's homepage and shared rankings.
+    // And for the home page, which arrives server-rendered from the catalog's homepage and shared rankings.
     const home = await fetch(`${gateway}/`, { headers: { accept: 'text/html' } }).then((response) => response.text());
     expect(home).toContain('<div id="app" data-server-rendered>');
     expect(home).toMatch(/"new":\{"items":\[[^\]]*"title":"Apart Together"/);

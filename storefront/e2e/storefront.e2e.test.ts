@@ -75,13 +75,13 @@ describe('the storefront against the real site', () => {
   it('keeps token, fbclid and ttclid of the landing URL and sends them on later calls', async () => {
     const context = await newContext();
     const page = await newPage(context);
-    // The page arrives drawn; the app's first call follows once it has painted.
+    // The page arrives server-rendered; the app's first call follows once it has painted.
     const firstUserCall = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/user');
     await page.goto('/?token=ref-e2e&fbclid=fb-e2e&ttclid=tt-e2e');
     const userCall = await firstUserCall;
     expect(userCall.headers()['x-referrer-token']).toBe('ref-e2e');
 
-    // The series page (drawn too) asks for the viewer's own view of the series once its app runs.
+    // The series page (server-rendered too) asks for the viewer's own view of the series once its app runs.
     const seriesCall = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/video');
     await page.locator('.row .tile').first().click();
     await page.waitForURL(/\/videos\//);
@@ -448,7 +448,7 @@ describe('the storefront against the real site', () => {
   it('moves between episodes from the keyboard', async () => {
     const second = await waitForFreeEpisode(site, catalog.playable.id, 2, SECOND_EPISODE_TIMEOUT_MS);
     const page = await newPage(viewer);
-    // The page arrives drawn, its player among it: keys reach the app once it has taken the page over
+    // The page arrives server-rendered, its player among it: keys reach the app once React has hydrated it
     // and asked for the episode.
     const episodeCall = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/video/episode');
     await page.goto(`/videos/${encodeURIComponent(catalog.playable.id)}?ep=${encodeURIComponent(catalog.playable.firstEpisodeId)}`);
@@ -549,7 +549,7 @@ describe('the storefront against the real site', () => {
         const response = await page.goto('/');
         expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
         await page.getByRole('navigation', { name: 'Site links' }).waitFor();
-        // The home page's view is counted once its app runs (after the drawn page has painted).
+        // The home page's view is counted once its app runs (after the server-rendered page has painted).
         await poll('the home page view of our own pixel', 10_000, async () => (hits.some((hit) => hit.get('event') === 'page_view') ? true : undefined), 200);
         await page.locator('.header__coins').click();
         await page.waitForURL((url) => url.pathname === '/shopping');

@@ -139,7 +139,7 @@ function shown(node: Node): string {
   return `<${node.localName} ${attributes.join(' ')}>${[...node.childNodes].map(shown).join('')}</${node.localName}>\n`;
 }
 
-/** What the page shows once nothing has changed for a while: every call answered, every row drawn. */
+/** What the page shows once nothing has changed for a while: every call answered, every row rendered. */
 async function settled(app: HTMLElement): Promise<string> {
   let last = '';
   // Longer than the pictures' throttled check of where they are (LAZY_IMAGE.throttleMs).

@@ -15,7 +15,7 @@ export interface CatalogClient {
   episodeTerms(episodeId: string): Promise<EpisodeTerms | null>;
 }
 
-/** What the gateway's pages ask the catalog: the home and series pages it sends drawn, a shared series link's preview, and the sitemap. */
+/** What the gateway's pages ask the catalog: the home and series pages it renders on the server, a shared series link's preview, and the sitemap. */
 export interface CatalogPages {
   /** A series as a visitor who has unlocked nothing sees it (its page's head and first screen), or null when there is no such series. */
   seriesPage(videoId: string): Promise<Video | null>;

@@ -37,7 +37,7 @@ export function LazyImage({ src, alt, className, eager = false }: LazyImageProps
   }, [near]);
 
   const image = useRef<HTMLImageElement>(null);
-  // A picture the page arrived with (drawn by the gateway) may have loaded, or failed, before the
+  // A picture the page arrived with (rendered on the server) may have loaded, or failed, before the
   // app ran and could hear it: its state is read from the element instead.
   useLayoutEffect(() => {
     const element = image.current;

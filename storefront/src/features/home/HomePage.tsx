@@ -101,16 +101,16 @@ export function HomePage() {
   );
 }
 
-// As the page loads, the rows of the first screen are drawn with it (by the gateway too) and the
+// As the page loads, the rows of the first screen are rendered with it (by the server too) and the
 // others follow one per task, so that no single piece of work keeps a phone from answering a tap for
 // long. Coming back to the page later, all at once: Back restores a scroll position deep in the list.
 const FIRST_ROWS = 1;
-let drawnBefore = false;
+let renderedBefore = false;
 
 function SectionRows({ rows }: { rows: Array<HomeSection | PendingRow> }) {
-  const [shown, setShown] = useState(() => (drawnBefore ? rows.length : FIRST_ROWS));
+  const [shown, setShown] = useState(() => (renderedBefore ? rows.length : FIRST_ROWS));
   useEffect(() => {
-    drawnBefore = true;
+    renderedBefore = true;
   }, []);
   useEffect(() => {
     if (shown >= rows.length) return;

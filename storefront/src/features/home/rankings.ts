@@ -19,7 +19,7 @@ export const RANKING_TITLES: Record<RankingSection, MessageKey> = {
 
 export const isRankingSection = (id: string): id is RankingSection => (RANKING_SECTIONS as readonly string[]).includes(id);
 
-/** A ranking row still on its way: drawn as a row of placeholders. */
+/** A ranking row still on its way: shown as a row of placeholders. */
 export interface PendingRow {
   id: RankingSection;
   pending: true;
