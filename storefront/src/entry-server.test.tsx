@@ -112,6 +112,16 @@ describe('the home page rendered on the server', () => {
     expect(spanish.html).toContain('Inicio');
   });
 
+  it('sends a large page whole, in line: no script, no boundary to fill in later (the site allows no inline script)', async () => {
+    const many = Array.from({ length: 60 }, (_, index) => card(`series-${index}`, `A series with a rather long title, number ${index}`));
+    const large: LoaderData = { ...loaderData, rankings: { top: page(many), trending: page(many), new: page(many) } };
+    const { html } = await serverRendered('/', 'en', large);
+    expect(html.length).toBeGreaterThan(20_000);
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<template');
+    expect(html).not.toContain('<!--$?-->');
+  });
+
   it('is hydrated by React in the browser, its elements kept', async () => {
     const rendered = await serverRendered('/', 'en');
     document.body.innerHTML = `<div id="app" data-server-rendered>${rendered.html}</div>`;

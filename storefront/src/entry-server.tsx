@@ -31,7 +31,14 @@ export const renderPage: ServerRenderer<LoaderData>['renderPage'] = async (url, 
         <AppRoutes />
       </StaticRouter>
     </App>,
-    { signal, onError },
+    {
+      signal,
+      onError,
+      // Every boundary in line, however large: React would otherwise send a large page after the
+      // shell with an inline script to put it in place, which the site's Content Security Policy
+      // (no inline script) forbids, leaving the page hidden until the browser rendered it again.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+    },
   );
   return { stream, htmlLang: htmlLangOf(initial.language) };
 };
