@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MONITORING, monitoringEnvironment, sentryDsnOf, sentryOptions, startSentry } from './monitoring';
+import { MONITORING, monitoringEnvironment, recoverableErrorCount, reportRecoverableError, sentryDsnOf } from './monitoring';
+import { sentryOptions, startSentry } from './sentry';
+
+const tracked = vi.hoisted(() => [] as Array<{ event: string; params?: Record<string, unknown> }>);
+vi.mock('../api/analytics', async (original) => ({
+  ...(await original<typeof import('../api/analytics')>()),
+  trackEvent: (event: string, params?: Record<string, unknown>) => void tracked.push({ event, params }),
+}));
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -23,8 +30,7 @@ describe('error reporting and performance monitoring', () => {
 
   it('starts Sentry with three traces in ten, a session replay in ten, one in ten of sessions with an error, and the environment of the host', async () => {
     expect(sentryOptions('https://key@o1.ingest.example.io/42', 'www.cliffhanger.com')).toMatchObject({ environment: 'production', tracePropagationTargets: [] });
-    await startSentry('https://key@o1.ingest.example.io/42', 'shorts.example.cc');
-    const Sentry = await import('@sentry/browser');
+    const Sentry = startSentry('https://key@o1.ingest.example.io/42', 'shorts.example.cc');
     const client = Sentry.getClient()!;
     expect(client.getOptions()).toMatchObject({
       dsn: 'https://key@o1.ingest.example.io/42',
@@ -36,5 +42,17 @@ describe('error reporting and performance monitoring', () => {
     expect(client.getIntegrationByName('Replay')).toBeDefined();
     expect(client.getIntegrationByName('BrowserTracing')).toBeDefined();
     await Sentry.close(0);
+  });
+
+  it('counts, logs and reports to our analytics each error React recovers from (a hydration mismatch)', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const before = recoverableErrorCount();
+    reportRecoverableError(new Error('Hydration failed because the server rendered text didn’t match the client.'), { componentStack: '\n    at Header' });
+    expect(recoverableErrorCount()).toBe(before + 1);
+    expect(logged).toHaveBeenCalledWith('React recovered from an error', expect.any(Error), '\n    at Header');
+    expect(tracked.at(-1)).toEqual({
+      event: 'js_error',
+      params: { environment: 'production', kind: 'recoverable', message: 'Hydration failed because the server rendered text didn’t match the client.', path: '/' },
+    });
   });
 });

@@ -1,4 +1,3 @@
-import type { BrowserOptions } from '@sentry/browser';
 import { trackEvent } from '../api/analytics';
 
 // Error reporting and performance monitoring (spec section 9), sent through our own analytics pixel,
@@ -15,30 +14,9 @@ export function sentryDsnOf(page: Document): string | null {
   return page.querySelector<HTMLMetaElement>('meta[name="sentry-dsn"]')?.content || null;
 }
 
-export function sentryOptions(dsn: string, hostname: string): BrowserOptions {
-  return {
-    dsn,
-    environment: monitoringEnvironment(hostname),
-    tracesSampleRate: MONITORING.traceSampleRate,
-    replaysSessionSampleRate: MONITORING.replaysSessionSampleRate,
-    replaysOnErrorSampleRate: MONITORING.replaysOnErrorSampleRate,
-    // API calls carry a traceparent of their own (api/client.ts): the one trace the server continues.
-    tracePropagationTargets: [],
-  };
-}
-
 type SentryModule = typeof import('@sentry/browser');
-/** Sentry once it has started; what is reported before then waits in `toSentry`. */
-let sentry: SentryModule | null = null;
-const toSentry: Array<(Sentry: SentryModule) => void> = [];
-
-/** Loads and starts Sentry: imported on demand, so a site without a DSN never downloads it. */
-export async function startSentry(dsn: string, hostname: string): Promise<void> {
-  const Sentry = await import('@sentry/browser');
-  Sentry.init({ ...sentryOptions(dsn, hostname), integrations: [Sentry.browserTracingIntegration(), Sentry.replayIntegration()] });
-  sentry = Sentry;
-  for (const report of toSentry.splice(0)) report(Sentry);
-}
+/** Sentry once it has started (lib/sentry.ts, a chunk of its own); null without a DSN or when it could not load. */
+let sentry: Promise<SentryModule | null> | null = null;
 
 /** How many errors React recovered from on this page: hydration mismatches, above all. */
 let recoverableErrors = 0;
@@ -55,16 +33,20 @@ export function reportRecoverableError(error: unknown, info: { componentStack?: 
   const message = error instanceof Error ? error.message : String(error);
   console.error('React recovered from an error', error, info.componentStack ?? '');
   trackEvent('js_error', { environment: monitoringEnvironment(window.location.hostname), kind: 'recoverable', message: message.slice(0, 200), path: window.location.pathname });
-  const report = (Sentry: SentryModule) => Sentry.captureException(error, { tags: { recoverable: 'true' }, contexts: { react: { componentStack: info.componentStack ?? '' } } });
-  if (sentry) report(sentry);
-  else if (sentryDsnOf(document)) toSentry.push(report);
+  void sentry?.then((Sentry) => Sentry?.captureException(error, { tags: { recoverable: 'true' }, contexts: { react: { componentStack: info.componentStack ?? '' } } }));
 }
 
 export function installMonitoring(random: () => number = Math.random): void {
   const environment = monitoringEnvironment(window.location.hostname);
   const dsn = sentryDsnOf(document);
-  // Monitoring that cannot load (a blocked script, an offline moment) breaks nothing.
-  if (dsn) startSentry(dsn, window.location.hostname).catch(() => undefined);
+  // Loaded on demand, so a site without a DSN never downloads it; monitoring that cannot load (a
+  // blocked script, an offline moment) breaks nothing.
+  if (dsn) {
+    sentry = import('./sentry').then(
+      ({ startSentry }) => startSentry(dsn, window.location.hostname),
+      () => null,
+    );
+  }
   window.addEventListener('error', (event) => {
     trackEvent('js_error', { environment, message: String(event.message).slice(0, 200), path: window.location.pathname });
   });
