@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ok, parseInput, requiredText, type ServiceClient } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
 import type { Rankings } from './rankings.ts';
+import type { EpisodeStatus } from './schema.ts';
 import type { CatalogService, Homepage, Video, VideoCard } from './service.ts';
 
 /** What other services ask the catalog. */
@@ -11,8 +12,8 @@ export interface CatalogClient {
   cardsOf(videoIds: string[]): Promise<Map<string, VideoCard>>;
   /** The series and number of an episode, or null when there is no such episode. */
   episodeRef(episodeId: string): Promise<{ videoId: string; number: number } | null>;
-  /** An episode's series, number, free episodes and price, or null when there is no such episode. */
-  episodeTerms(episodeId: string): Promise<EpisodeTerms | null>;
+  /** An episode's series, number, free episodes, price and transcode status, or null when there is no such episode. */
+  episodeTerms(episodeId: string): Promise<EpisodeOffer | null>;
 }
 
 /** What the gateway's pages ask the catalog: the home and series pages it renders on the server, a shared series link's preview, and the sitemap. */
@@ -35,6 +36,11 @@ export interface EpisodeTerms {
   number: number;
   freeEpisodes: number;
   priceCoins: number;
+}
+
+/** An episode's terms as it is offered for sale: only a `ready` one plays, so only a ready one may be sold. */
+export interface EpisodeOffer extends EpisodeTerms {
+  status: EpisodeStatus;
 }
 
 /** In the catalog's own process, its client also carries the operator side (the demo seeder uses it). */

@@ -248,7 +248,14 @@ export const catalogRepository = {
   /** An episode with its series' free episodes and price, in one statement (every unlock asks it). */
   async episodeTerms(db: Executor, id: string) {
     const [row] = await db
-      .select({ episodeId: episodes.id, videoId: episodes.videoId, number: episodes.number, freeEpisodes: videos.freeEpisodes, priceCoins: videos.priceCoins })
+      .select({
+        episodeId: episodes.id,
+        videoId: episodes.videoId,
+        number: episodes.number,
+        freeEpisodes: videos.freeEpisodes,
+        priceCoins: videos.priceCoins,
+        status: episodes.status,
+      })
       .from(episodes)
       .innerJoin(videos, eq(videos.id, episodes.videoId))
       .where(eq(episodes.id, id));

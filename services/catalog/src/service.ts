@@ -216,7 +216,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         const episode = await repo.episodeById(database.db, episodeId);
         return episode ? { videoId: episode.videoId, number: episode.number } : null;
       },
-      /** What unlocking an episode costs, and whether it needs unlocking: its series' free episodes and price. */
+      /** What unlocking an episode costs, whether it needs unlocking (its series' free episodes and price), and whether it plays yet. */
       episodeTerms: (episodeId: string) => repo.episodeTerms(database.db, episodeId),
       /**
        * A series as a visitor who has unlocked nothing sees it, or null when there is none: what the

@@ -50,6 +50,11 @@ export function createCheckout(core: Core, settlement: Settlement) {
     if (order.status === 'refunded' || order.status === 'canceled') throw new Conflict('This order is closed: please place a new one');
   }
 
+  /** The offer is for a first purchase: said before any money moves. Settling holds it in the database whatever passes here. */
+  async function refuseOfferPaidBefore(userId: string, bought: { firstPurchaseOnly: boolean }): Promise<void> {
+    if (bought.firstPurchaseOnly && (await repo.hasPaid(db, userId))) throw new Conflict('The first purchase offer is only for your first purchase');
+  }
+
   /** Records the answer of the claimed call in the transaction of the order's change. */
   const finish = (userId: string, keyHash: string) => ({
     /** Paid before this call (another key, a webhook): nothing to charge. */
@@ -165,7 +170,7 @@ export function createCheckout(core: Core, settlement: Settlement) {
     const order = await ownOrder(userId, input.orderId);
     refuseClosed(order);
     if (order.status === 'succeeded') return { orderId: order.id, status: 'succeeded' };
-    if (order.firstPurchaseOnly && (await repo.hasPaid(db, userId))) throw new Conflict('The first purchase offer is only for your first purchase');
+    await refuseOfferPaidBefore(userId, order);
 
     const claimed = await repo.claimPayRequest(db, { userId, keyHash, fingerprint, orderId: order.id, state: 'in_flight', claimedAt: now() });
     if (claimed) return runClaimed(userId, keyHash, input, options);
@@ -178,7 +183,7 @@ export function createCheckout(core: Core, settlement: Settlement) {
     async createOrder(context: RequestContext, userId: string, planId: string): Promise<Order> {
       const plan = await repo.planById(db, planId);
       if (!plan || !plan.active) throw new NotFound('No such plan');
-      if (plan.firstPurchaseOnly && (await repo.hasPaid(db, userId))) throw new Conflict('The first purchase offer is only for your first purchase');
+      await refuseOfferPaidBefore(userId, plan);
       const at = now();
       const { attribution } = context;
       const order = await database.transaction(async (tx) => {
@@ -217,6 +222,7 @@ export function createCheckout(core: Core, settlement: Settlement) {
       const order = await ownOrder(userId, orderId);
       refuseClosed(order);
       if (order.status === 'succeeded') throw new Conflict('This order is paid already');
+      await refuseOfferPaidBefore(userId, order);
       const { paymentId, approveUrl } = await provider.createRedirect({
         orderId: order.id,
         amount: { amount: order.priceAmount, currency: order.currency },

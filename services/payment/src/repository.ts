@@ -54,6 +54,13 @@ export const paymentRepository = {
     return Boolean(row);
   },
 
+  /** Whether `error` is the database refusing a second paid first-purchase offer of one user (the unique index `orders_one_first_purchase`). */
+  isOfferPaidBefore(error: unknown): boolean {
+    const cause = (error as { cause?: unknown })?.cause ?? error;
+    const { code, constraint } = cause as { code?: string; constraint?: string };
+    return code === '23505' && constraint === 'orders_one_first_purchase';
+  },
+
   /** Moves an order from one of `from` to its new state; null when it was in none of them (someone else moved it first). */
   async moveOrder(db: Executor, id: string, from: OrderStatus[], changes: Partial<OrderRow>): Promise<OrderRow | null> {
     const [row] = await db

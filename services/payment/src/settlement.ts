@@ -13,9 +13,9 @@ import {
   type SavedMethod,
 } from '@cliffhanger/platform';
 import type { UnlockLedger } from './ports.ts';
-import { paymentRepository as repo, type OrderRow, type SubscriptionRow } from './repository.ts';
+import { paymentRepository as repo, type OrderRow, type PlanRow, type SubscriptionRow } from './repository.ts';
 import type { OrderStatus } from './schema.ts';
-import { contextOf, formatMoney } from './views.ts';
+import { contextOf, formatMoney, OFFER_PAID_BEFORE } from './views.ts';
 
 export const DAY_MS = 86_400_000;
 export const addDays = (date: Date, days: number) => new Date(date.getTime() + days * DAY_MS);
@@ -40,12 +40,24 @@ export type Core = Omit<PaymentServiceDeps, 'now'> & { now: () => Date };
 export interface Settled {
   order: OrderRow;
   subscription: SubscriptionRow | null;
+  /** A first-purchase offer its buyer had paid before: settled at the regular rate instead. */
+  atRegularRate: boolean;
 }
 
 export type SubscriptionEvent = Extract<EventType, `subscription.${string}`>;
 
 /** Orders a payment may still settle: money taken for a failed or canceled order still buys it. */
 const SETTLEABLE: OrderStatus[] = ['created', 'failed', 'canceled'];
+
+/**
+ * What an offer order's money buys without the offer: paid coins at the best rate of the regular
+ * packs on sale in its currency, no bonus; one coin a cent (the packs' own rate) when none is on sale.
+ */
+function coinsAtRegularRate(order: Pick<OrderRow, 'priceAmount' | 'currency'>, plansOnSale: PlanRow[]): number {
+  const packs = plansOnSale.filter((plan) => plan.kind === 'coins' && !plan.firstPurchaseOnly && plan.currency === order.currency);
+  if (packs.length === 0) return order.priceAmount;
+  return Math.max(...packs.map((pack) => Math.floor((order.priceAmount * pack.coins!) / pack.priceAmount)));
+}
 
 /**
  * Settling a paid order exactly once, and telling the unlock service. The order's flip to
@@ -94,14 +106,16 @@ export function createSettlement(core: Core) {
     const current = await repo.liveSubscriptionOf(tx, order.userId);
     let sub: SubscriptionRow;
     if (current) {
-      // Bought while subscribed: the new period follows what is left of the current one.
+      // Bought while subscribed: the new period follows what is left of the current one, and renews
+      // if a card is kept for it (this payment's or the one before).
       const from = current.renewsAt > at ? current.renewsAt : at;
+      const renewable = Boolean(savedMethod || (current.customerId && current.paymentMethodId));
       sub = (await repo.changeLiveSubscription(tx, current.id, {}, {
         ...terms,
         ...method,
         status: 'active',
         renewsAt: addDays(from, periodDays),
-        cancelAtPeriodEnd: false,
+        cancelAtPeriodEnd: !renewable,
         email: order.email ?? current.email,
         retryCount: 0,
         firstFailedAt: null,
@@ -110,13 +124,14 @@ export function createSettlement(core: Core) {
       }))!;
       await subscriptionEvent(tx, 'subscription.renewed', sub);
     } else {
+      // Without a saved card (PayPal's redirect) nothing can renew it: it ends with its period.
       sub = await repo.insertSubscription(tx, {
         id: randomUUID(),
         userId: order.userId,
         ...terms,
         status: 'active',
         renewsAt: addDays(at, periodDays),
-        cancelAtPeriodEnd: false,
+        cancelAtPeriodEnd: !savedMethod,
         customerId: savedMethod?.customerId ?? null,
         paymentMethodId: savedMethod?.paymentMethodId ?? null,
         email: order.email,
@@ -133,9 +148,28 @@ export function createSettlement(core: Core) {
     return sub;
   }
 
+  /**
+   * Moves the order to succeeded, once; null when it was settled (or refunded) before. The database
+   * holds the first-purchase offer to one paid order per user (the unique index
+   * `orders_one_first_purchase`): two offers paid through 3-D Secure or PayPal both pass every check
+   * before the money moves, and the second to settle breaks the index. Tried in a savepoint, so that
+   * one settles at the regular rate instead: its money is taken, and the provider port cannot give it back.
+   */
+  async function markPaid(tx: Executor, orderId: string, paid: Partial<OrderRow>): Promise<{ order: OrderRow | null; atRegularRate: boolean }> {
+    try {
+      return { order: await tx.transaction((savepoint) => repo.moveOrder(savepoint, orderId, SETTLEABLE, paid)), atRegularRate: false };
+    } catch (error) {
+      if (!repo.isOfferPaidBefore(error)) throw error;
+    }
+    const offer = (await repo.orderById(tx, orderId))!;
+    const coins = coinsAtRegularRate(offer, await repo.plans(tx, { activeOnly: true }));
+    const order = await repo.moveOrder(tx, orderId, SETTLEABLE, { ...paid, firstPurchaseOnly: false, coins, bonusCoins: 0 });
+    return { order, atRegularRate: true };
+  }
+
   /** Inside the caller's transaction: flips the order to succeeded, once. Null when it was settled (or refunded) before. */
   async function settleInTx(tx: Executor, orderId: string, paymentId: string, savedMethod: SavedMethod | null, at: Date): Promise<Settled | null> {
-    const order = await repo.moveOrder(tx, orderId, SETTLEABLE, {
+    const { order, atRegularRate } = await markPaid(tx, orderId, {
       status: 'succeeded',
       paymentId,
       failureReason: null,
@@ -147,7 +181,7 @@ export function createSettlement(core: Core) {
     const amount = { amount: order.priceAmount, currency: order.currency };
     await appendEvent(tx, contextOf(order, `order:${order.id}`), 'payment.succeeded', { orderId: order.id, paymentId, amount }, order.userId);
     const subscription = order.kind === 'vip' ? await applyVipOrder(tx, order, savedMethod, at) : null;
-    return { order, subscription };
+    return { order, subscription, atRegularRate };
   }
 
   /** VIP in the unlock service as the user's live subscription has it now; none ends it. */
@@ -174,17 +208,19 @@ export function createSettlement(core: Core) {
     }
   }
 
-  async function sendReceipt({ order, subscription }: Settled): Promise<void> {
+  async function sendReceipt({ order, subscription, atRegularRate }: Settled): Promise<void> {
     if (!order.email) return;
+    const renews = subscription && !subscription.cancelAtPeriodEnd;
     const bought =
       order.kind === 'coins'
         ? `Coins: ${order.coins}${order.bonusCoins ? ` + ${order.bonusCoins} bonus coins` : ''}`
-        : `VIP until: ${(subscription?.renewsAt ?? order.succeededAt!).toUTCString()}${subscription && !subscription.cancelAtPeriodEnd ? ', then renewing automatically' : ''}`;
+        : `VIP until: ${(subscription?.renewsAt ?? order.succeededAt!).toUTCString()}, ${renews ? 'then renewing automatically' : 'then it ends (it does not renew automatically)'}`;
     const text = [
       'Thank you for your purchase at Cliffhanger.',
       '',
       `${order.title}: ${formatMoney({ amount: order.priceAmount, currency: order.currency })}`,
       bought,
+      ...(atRegularRate ? [OFFER_PAID_BEFORE] : []),
       `Order: ${order.id}`,
       `Paid: ${order.succeededAt!.toUTCString()}`,
     ].join('\n');

@@ -153,6 +153,10 @@ export function createSubscriptions(core: Core, settlement: Settlement) {
         if (!live) throw new NotFound('You have no subscription');
         if (!live.cancelAtPeriodEnd) throw new Conflict('Your subscription is not canceled');
         if (live.renewsAt <= at) throw new Conflict('Your subscription has ended: please subscribe again');
+        // Bought through PayPal's redirect: no card is kept, and the database refuses a renewal without one.
+        if (!live.customerId || !live.paymentMethodId) {
+          throw new Conflict('This VIP was paid without a saved card, so it cannot renew by itself: buy it again by card before it ends');
+        }
         return (await repo.changeLiveSubscription(tx, live.id, {}, { cancelAtPeriodEnd: false, updatedAt: at }))!;
       });
       await settlement.syncVipQuietly(userId);

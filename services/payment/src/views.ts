@@ -100,6 +100,9 @@ const declineMessages: Record<string, string> = {
   test_mode_live_card: 'Your card was declined: this is a test site, use a test card.',
 };
 
+/** The receipt's word on an offer order settled at the regular rate (its buyer had paid the offer before). */
+export const OFFER_PAID_BEFORE = 'The first purchase offer was used already: this payment bought coins at the regular rate.';
+
 /** A decline's stable reason as the buyer reads it. */
 export const declineMessage = (reason: string): string =>
   declineMessages[reason] ?? 'Your payment could not be completed. Please try another card.';

@@ -45,6 +45,12 @@ async function pay(token: string, orderId: string, card: string, key: string = r
 const webhook = (raw: string, signature: string) =>
   fetch(`${site.url}/api/webhook/payment/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: raw });
 
+/** The provider's signed word that the payment behind `actionUrl` (a challenge or approval page) succeeded. */
+function paidWebhook(actionUrl: string, orderId: string) {
+  const raw = JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: actionUrl.split('/').at(-1), object: 'payment_intent', metadata: { orderId } } } });
+  return webhook(raw, signWebhook(raw, webhookSecret));
+}
+
 describe("the card form's provider", () => {
   it('is the sandbox: GET /api/payment/config names its tokenizer, which takes a card without a user', async () => {
     const config = await site.call('GET', '/api/payment/config');
@@ -92,6 +98,26 @@ describe('buying coins', () => {
 
     expect(await pay(token, orderId, cards.declined)).toMatchObject({ status: 200, code: 200, data: { orderId, status: 'failed', message: 'Your card was declined.' } });
     expect((await site.call('GET', '/api/user', { token })).data.coins).toBe(0);
+  });
+});
+
+describe('the first-purchase offer', () => {
+  it('two offer orders, one through 3-D Secure and one through PayPal, completed together: the offer once, the other at the regular rate', async () => {
+    const token = await site.guest();
+    const [byCard, byPaypal] = [await order(token, 'coins-first'), await order(token, 'coins-first')];
+    const challenge = (await pay(token, byCard, cards.authenticateOnce)).data.actionUrl as string;
+    const approval = (await site.call('POST', '/api/payment/paypal', { token, body: { orderId: byPaypal } })).data.approveUrl as string;
+
+    const finished = await Promise.all([`${challenge}/complete`, `${approval}/approve`].map((page) => fetch(`${site.url}${page}`, { method: 'POST', redirect: 'manual' })));
+    expect(finished.map((page) => page.status)).toEqual([303, 303]);
+
+    // Both successes reach the webhook at once.
+    const paid = await Promise.all([paidWebhook(challenge, byCard), paidWebhook(approval, byPaypal)]);
+    expect(paid.map((answer) => answer.status)).toEqual([200, 200]);
+
+    const { data } = await site.call('GET', '/api/payment', { token });
+    expect(data.items.map((item: { status: string }) => item.status)).toEqual(['succeeded', 'succeeded']);
+    expect((await site.call('GET', '/api/user', { token })).data).toMatchObject({ coins: 500 + 100 + 201, bonusCoins: 100 });
   });
 });
 
@@ -157,6 +183,19 @@ describe('VIP', () => {
 
     const stranger = await site.guest();
     expect((await site.call('POST', '/api/payment/cancel', { token: stranger, body: {} })).code).toBe(404);
+  });
+
+  it('paid through PayPal, which keeps no card, shows as ending at its period end; resume answers 409', async () => {
+    const token = await site.guest();
+    const orderId = await order(token, 'vip-weekly');
+    const { data } = await site.call('POST', '/api/payment/paypal', { token, body: { orderId } });
+    expect((await fetch(`${site.url}${data.approveUrl}/approve`, { method: 'POST', redirect: 'manual' })).status).toBe(303);
+    expect((await paidWebhook(data.approveUrl, orderId)).status).toBe(200);
+    const { subscription } = (await site.call('GET', '/api/payment', { token })).data;
+
+    expect(subscription).toMatchObject({ planId: 'vip-weekly', status: 'active', cancelAtPeriodEnd: true });
+    expect((await site.call('GET', '/api/user', { token })).data.vip).toEqual({ planId: 'vip-weekly', renewsAt: subscription.renewsAt, cancelAtPeriodEnd: true });
+    expect(await site.call('POST', '/api/payment/resume', { token, body: {} })).toMatchObject({ status: 200, code: 409 });
   });
 });
 

@@ -185,3 +185,62 @@ describe('cancel and resume', () => {
     expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.renewed']);
   });
 });
+
+describe('a VIP paid through the PayPal-style redirect', () => {
+  /** Pays `orderId` through the redirect flow: no card is kept, so nothing can renew what it buys. */
+  async function payByRedirect(userId: string, orderId: string) {
+    const { approveUrl } = await site.payments.startRedirect(userId, orderId, 'https://shop.example');
+    const paymentId = approveUrl.split('/').at(-1)!;
+    await site.sandbox.finishRedirect(paymentId, true);
+    const event = site.webhook('payment_intent.succeeded', paymentId, orderId);
+    await site.payments.receiveWebhook(event.raw, event.signature);
+  }
+
+  async function subscribeByRedirect(planId: string, buyer = site.buyer()) {
+    const order = await site.payments.createOrder(buyer.context, buyer.userId, planId);
+    await payByRedirect(buyer.userId, order.id);
+    return buyer;
+  }
+
+  it('is shown, told to the unlock service and mailed as ending at its period end, not as renewing', async () => {
+    // The buyer's card was declined first (the order keeps the email for the receipt), then PayPal paid.
+    const { userId, context } = site.buyer();
+    const order = await site.payments.createOrder(context, userId, 'vip-monthly');
+    expect((await site.pay(userId, order.id, cards.declined)).status).toBe('failed');
+    const startedAt = site.clock.time;
+    await payByRedirect(userId, order.id);
+    const renewsAt = new Date(startedAt.getTime() + days(30));
+
+    expect(await site.payments.subscriptionOf(userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: renewsAt.toISOString(), cancelAtPeriodEnd: true });
+    expect((await site.payments.listPayments(userId, 1, 20)).subscription).toMatchObject({ cancelAtPeriodEnd: true });
+    expect(site.unlock.vip.get(userId)).toEqual({ planId: 'vip-monthly', activeUntil: renewsAt, cancelAtPeriodEnd: true });
+    expect((await site.eventsOf('subscription.started', userId))[0]!.data).toMatchObject({ cancelAtPeriodEnd: true });
+    const receipt = site.mails.find((mail) => mail.text.includes(order.id))!;
+    expect(receipt.text).toContain(`VIP until: ${renewsAt.toUTCString()}, then it ends (it does not renew automatically)`);
+    expect(receipt.text).not.toContain('renewing automatically');
+
+    // Resuming would promise a renewal nothing can pay for.
+    const refusal = await failureOf(site.payments.resumeSubscription(userId));
+    expect(refusal).toBeInstanceOf(Conflict);
+    expect(refusal).toMatchObject({ message: 'This VIP was paid without a saved card, so it cannot renew by itself: buy it again by card before it ends' });
+    expect(await runAt(renewsAt)).toMatchObject({ expired: 1, renewed: 0 });
+    expect(site.unlock.vip.has(userId)).toBe(false);
+  });
+
+  it('bought again by PayPal while subscribed by PayPal still ends; bought by card, it renews', async () => {
+    const first = await subscribeByRedirect('vip-weekly');
+    await subscribeByRedirect('vip-weekly', first);
+    expect(await site.payments.subscriptionOf(first.userId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+
+    const more = await site.payments.createOrder(first.context, first.userId, 'vip-weekly');
+    await site.pay(first.userId, more.id, cards.visa);
+    expect(await site.payments.subscriptionOf(first.userId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+  });
+
+  it('is held by the database: a subscription without a saved card cannot be set to renew', async () => {
+    const { userId } = await subscribeByRedirect('vip-monthly');
+    const write = await failureOf(site.database.db.execute(sql`update payment.subscriptions set cancel_at_period_end = false where user_id = ${userId}`));
+    expect(write).toBeInstanceOf(Error);
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ cancelAtPeriodEnd: true });
+  });
+});

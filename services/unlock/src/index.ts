@@ -13,4 +13,4 @@ export {
   type Vip,
   type VipState,
 } from './service.ts';
-export type { CatalogTerms, EpisodeTerms, VideoCard } from './ports.ts';
+export type { CatalogTerms, EpisodeOffer, EpisodeTerms, VideoCard } from './ports.ts';

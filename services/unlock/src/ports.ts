@@ -1,8 +1,11 @@
 /** What the unlock service needs from other services, answered by their typed clients. */
 
-import type { CatalogClient, EpisodeTerms, VideoCard } from '@cliffhanger/catalog';
+import type { CatalogClient, EpisodeOffer, EpisodeTerms, VideoCard } from '@cliffhanger/catalog';
 
-export type { EpisodeTerms, VideoCard };
+export type { EpisodeOffer, EpisodeTerms, VideoCard };
+
+/** Where an episode's transcode stands; only `ready` plays. */
+export type EpisodeStatus = EpisodeOffer['status'];
 
 /** Episodes of one series, asked about at once. */
 export interface SeriesTerms {

@@ -185,9 +185,21 @@ export const unlockRepository = {
     await db.delete(vip).where(eq(vip.userId, userId));
   },
 
-  /** The user's latest check-in: the one a new day's streak continues. */
-  async lastCheckin(db: Executor, userId: string): Promise<CheckinRow | null> {
-    const [row] = await db.select().from(checkins).where(eq(checkins.userId, userId)).orderBy(desc(checkins.day)).limit(1);
+  /**
+   * Where the user's check-ins stand: the latest day claimed and its streak (the one a new day's
+   * streak continues), and when they last checked in at all (a guest's days merged in keep their times).
+   */
+  async lastCheckin(db: Executor, userId: string): Promise<{ day: string; streak: number; checkedInAt: Date } | null> {
+    const [row] = await db
+      .select({
+        day: checkins.day,
+        streak: checkins.streak,
+        checkedInAt: sql`(select max(c.checked_in_at) from unlock.checkins c where c.user_id = ${userId})`.mapWith(checkins.checkedInAt),
+      })
+      .from(checkins)
+      .where(eq(checkins.userId, userId))
+      .orderBy(desc(checkins.day))
+      .limit(1);
     return row ?? null;
   },
 

@@ -1,7 +1,6 @@
 import { appendEvent, Conflict, PaymentRequired, type Database, type EventBus, type Executor, type Page, type RequestContext } from '@cliffhanger/platform';
-import { startOfDayAfter } from './calendar.ts';
-import { checkinDay, rewardOf, type Checkin, type CheckinStatus } from './checkin.ts';
-import type { EpisodeTerms, SeriesTerms } from './ports.ts';
+import { ALREADY_CHECKED_IN, checkinDay, rewardOf, type Checkin, type CheckinStatus } from './checkin.ts';
+import type { EpisodeOffer, EpisodeTerms, SeriesTerms } from './ports.ts';
 import { unlockRepository as repo } from './repository.ts';
 import { withLockedWallet, type LockedWallet } from './wallet.ts';
 
@@ -84,9 +83,15 @@ interface CreditEntry {
   orderId?: string;
 }
 
-const ALREADY_CHECKED_IN = 'You have already checked in today';
-
 const isFree = (terms: EpisodeTerms) => terms.number <= terms.freeEpisodes;
+
+/** Only an episode that plays is sold: one planned, still being transcoded, or whose transcode failed is refused before any coin moves. */
+function refuseUnplayable(terms: EpisodeOffer): void {
+  if (terms.status === 'ready') return;
+  throw new Conflict(
+    terms.status === 'failed' ? 'This episode is not available, so it cannot be unlocked' : 'This episode is still being prepared: it can be unlocked once it plays',
+  );
+}
 
 const isUniqueViolation = (error: unknown): boolean => {
   const cause = (error as { cause?: { code?: string } })?.cause ?? error;
@@ -173,9 +178,11 @@ export function createUnlockService(deps: UnlockServiceDeps) {
 
     /**
      * Spends the episode's price once, bonus coins first. Unlocking again charges nothing; free
-     * episodes and VIP viewers need no coins and leave nothing to unlock.
+     * episodes and VIP viewers need no coins and leave nothing to unlock; an episode that does not
+     * play yet is refused (409).
      */
-    async unlockEpisode(context: RequestContext, userId: string, terms: EpisodeTerms): Promise<{ episodeId: string; balance: number }> {
+    async unlockEpisode(context: RequestContext, userId: string, terms: EpisodeOffer): Promise<{ episodeId: string; balance: number }> {
+      refuseUnplayable(terms);
       const at = now();
       const { episodeId } = terms;
       if (isFree(terms)) return { episodeId, balance: await balanceOf(userId, at) };
@@ -223,23 +230,25 @@ export function createUnlockService(deps: UnlockServiceDeps) {
     },
 
     /**
-     * Today's check-in, once per calendar day in the viewer's time zone: its row and the bonus coins
-     * it pays (ledger reference `checkin:<user>:<day>`) commit together under the wallet lock, so
-     * calls that race wait on the lock and then find the day claimed (409). The primary key
-     * (user, day) and the unique reference stand behind the lock.
+     * Today's check-in, once per calendar day in the viewer's time zone and 20 hours after the last:
+     * its row and the bonus coins it pays (ledger reference `checkin:<user>:<day>`) commit together
+     * under the wallet lock, so calls that race wait on the lock and then find the day claimed (409).
+     * The database stands behind the lock: the primary key (user, day), the unique reference, and a
+     * trigger that refuses a check-in less than 20 hours after the user's last (migrations/0004_rules.sql).
      */
     async checkIn(context: RequestContext, userId: string, zone: string): Promise<Checkin> {
       const at = now();
       try {
         const checkin = await database.transaction((tx) =>
           withLockedWallet(tx, userId, at, async (wallet) => {
-            const { today: day, claimed, streak } = checkinDay(zone, at, await repo.lastCheckin(tx, userId));
-            if (claimed) throw new Conflict(ALREADY_CHECKED_IN);
+            const { today: day, refusal, streak } = checkinDay(zone, at, await repo.lastCheckin(tx, userId));
+            if (refusal) throw new Conflict(refusal);
             const coinsAwarded = rewardOf(streak);
             await repo.insertCheckin(tx, { userId, day, streak, coins: coinsAwarded, timeZone: zone, checkedInAt: at });
             await creditLocked(tx, context, wallet, at, { userId, kind: 'checkin', reference: `checkin:${userId}:${day}`, coins: 0, bonusCoins: coinsAwarded });
             await appendEvent(tx, context, 'checkin.claimed', { day, streak, coinsAwarded }, userId);
-            return { day, streak, coinsAwarded, balance: wallet.balance, nextAt: startOfDayAfter(zone, day, at).toISOString() };
+            const { nextAt } = checkinDay(zone, at, { day, streak, checkedInAt: at }).status;
+            return { day, streak, coinsAwarded, balance: wallet.balance, nextAt };
           }),
         );
         bus.nudge();

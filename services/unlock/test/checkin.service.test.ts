@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict } from '@cliffhanger/platform';
 import { zoneOrUtc } from '../src/calendar.ts';
@@ -30,7 +31,8 @@ describe('the daily check-in', () => {
 
     expect(answers.map((answer) => answer.streak)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(answers.map((answer) => answer.coinsAwarded)).toEqual([5, 10, 15, 20, 25, 30, 50, 50, 50]);
-    expect(answers[0]).toEqual({ day: '2025-03-01', streak: 1, coinsAwarded: 5, balance: 5, nextAt: '2025-03-02T00:00:00.000Z' });
+    // Checked in at noon: the next day begins at midnight, but the next check-in opens 20 hours on.
+    expect(answers[0]).toEqual({ day: '2025-03-01', streak: 1, coinsAwarded: 5, balance: 5, nextAt: '2025-03-02T08:00:00.000Z' });
     expect(answers.at(-1)).toMatchObject({ day: '2025-03-09', balance: 255 });
     expect((await checkinsOf(userId)).map((entry) => [entry.reference, entry.paid_delta, entry.bonus_delta])).toEqual(
       answers.map((answer) => [`checkin:${userId}:${answer.day}`, 0, answer.coinsAwarded]),
@@ -112,16 +114,17 @@ describe('calendar days in the viewer’s time zone', () => {
     expect(await site.unlocks.checkIn(west.context, west.userId, 'America/Los_Angeles')).toMatchObject({ day: '2025-03-01', nextAt: '2025-03-02T08:00:00.000Z' });
   });
 
-  it('a viewer checks in again just after their own midnight, while a UTC viewer at the same instants is still on one day', async () => {
+  it('a viewer who checked in just before their midnight checks in again on their next day, 20 hours on', async () => {
     const { userId, context } = viewerAt('2025-03-02T07:59:00Z'); // 23:59 on 1 March in Los Angeles
-    const utc = newUser();
-    expect(await site.unlocks.checkIn(context, userId, 'America/Los_Angeles')).toMatchObject({ day: '2025-03-01', streak: 1 });
-    await site.unlocks.checkIn(utc.context, utc.userId, 'UTC');
+    expect(await site.unlocks.checkIn(context, userId, 'America/Los_Angeles')).toMatchObject({ day: '2025-03-01', streak: 1, nextAt: '2025-03-03T03:59:00.000Z' });
 
-    site.clock.advance(2 * 60_000); // 00:01 on 2 March in Los Angeles, still 2 March in UTC
+    site.clock.advance(2 * 60_000); // 00:01 on 2 March in Los Angeles: a new day, but 2 minutes after the last check-in
+    expect(await site.unlocks.checkinStatus(userId, 'America/Los_Angeles')).toEqual({ checkedInToday: true, streak: 1, nextReward: 10, nextAt: '2025-03-03T03:59:00.000Z' });
+    expect(await refusalOf(site.unlocks.checkIn(context, userId, 'America/Los_Angeles'))).toMatchObject({ code: 409 });
+
+    site.clock.time = new Date('2025-03-03T03:59:00Z'); // 19:59 on 2 March in Los Angeles
     expect(await site.unlocks.checkinStatus(userId, 'America/Los_Angeles')).toMatchObject({ checkedInToday: false, streak: 1, nextReward: 10 });
     expect(await site.unlocks.checkIn(context, userId, 'America/Los_Angeles')).toMatchObject({ day: '2025-03-02', streak: 2, coinsAwarded: 10, balance: 15 });
-    expect(await refusalOf(site.unlocks.checkIn(utc.context, utc.userId, 'UTC'))).toMatchObject({ code: 409 });
   });
 
   it('moving west after checking in for a later day claims no day twice', async () => {
@@ -139,7 +142,7 @@ describe('calendar days in the viewer’s time zone', () => {
 
   it('the next check-in opens when the next day begins, even when a clock change skips midnight', async () => {
     // Chile moved its clocks from 00:00 to 01:00 on 8 September 2024: that day began at 01:00 (-03), 04:00 UTC.
-    const { userId, context } = viewerAt('2024-09-07T20:00:00Z');
+    const { userId, context } = viewerAt('2024-09-07T05:00:00Z'); // 01:00 on 7 September there, 23 hours before the next day
     expect(await site.unlocks.checkIn(context, userId, 'America/Santiago')).toMatchObject({ day: '2024-09-07', nextAt: '2024-09-08T04:00:00.000Z' });
   });
 
@@ -149,5 +152,59 @@ describe('calendar days in the viewer’s time zone', () => {
     expect(zoneOrUtc(undefined)).toBe('UTC');
     expect(zoneOrUtc('x'.repeat(100))).toBe('UTC');
     expect(zoneOrUtc('asia/tokyo')).toBe('Asia/Tokyo');
+  });
+});
+
+describe('at most once per 20 hours, whatever the time zone', () => {
+  // At 11:30 UTC it is 23:30 on 28 February at UTC-12, 1 March in UTC and 01:30 on 2 March at UTC+14: three calendar days.
+  const zones = { west: 'Etc/GMT+12', utc: 'UTC', east: 'Pacific/Kiritimati' };
+
+  it('three check-ins in one second at UTC-12, UTC and UTC+14 pay once, in either order', async () => {
+    for (const order of [[zones.west, zones.utc, zones.east], [zones.east, zones.utc, zones.west]]) {
+      const { userId, context } = viewerAt('2025-03-01T11:30:00Z');
+      const outcomes = [];
+      for (const zone of order) {
+        outcomes.push(await site.unlocks.checkIn(context, userId, zone).then((answer) => answer.coinsAwarded, (error: Conflict) => error.code));
+        site.clock.advance(300);
+      }
+
+      expect(outcomes).toEqual([5, 409, 409]);
+      expect(await checkinsOf(userId)).toHaveLength(1);
+      expect(await site.walletOf(userId)).toEqual({ paid_coins: 0, bonus_coins: 5 });
+      expect(await site.eventsOf('checkin.claimed', userId)).toHaveLength(1);
+    }
+  });
+
+  it('says when the next one opens: 20 hours after the last, or the next day in the zone, whichever is later', async () => {
+    const { userId, context } = viewerAt('2025-03-01T11:30:00Z');
+    expect(await site.unlocks.checkIn(context, userId, zones.west)).toMatchObject({ day: '2025-02-28', nextAt: '2025-03-02T07:30:00.000Z' });
+
+    // A later day in UTC and further east, but 20 hours have not passed: no zone opens it early.
+    for (const zone of Object.values(zones)) {
+      expect(await site.unlocks.checkinStatus(userId, zone)).toMatchObject({ checkedInToday: true, nextAt: '2025-03-02T07:30:00.000Z' });
+    }
+    site.clock.time = new Date('2025-03-02T07:29:59.999Z');
+    expect(await refusalOf(site.unlocks.checkIn(context, userId, zones.east))).toMatchObject({
+      code: 409,
+      message: 'You have checked in already: the next check-in opens 20 hours after the last one',
+    });
+
+    site.clock.time = new Date('2025-03-02T07:30:00Z'); // 19:30 on 1 March at UTC-12: the streak's next day there
+    expect(await site.unlocks.checkinStatus(userId, zones.west)).toEqual({ checkedInToday: false, streak: 1, nextReward: 10, nextAt: '2025-03-02T07:30:00.000Z' });
+    expect(await site.unlocks.checkIn(context, userId, zones.west)).toMatchObject({ day: '2025-03-01', streak: 2, coinsAwarded: 10 });
+    expect(await site.walletOf(userId)).toEqual({ paid_coins: 0, bonus_coins: 15 });
+  });
+
+  it('is held by the database: a check-in written less than 20 hours after the last, or before it, is refused', async () => {
+    const { userId, context } = viewerAt('2025-03-01T11:30:00Z');
+    await site.unlocks.checkIn(context, userId, zones.utc);
+    const write = (day: string, at: string) =>
+      refusalOf(site.database.db.execute(sql`insert into unlock.checkins (user_id, day, streak, coins, time_zone, checked_in_at) values (${userId}, ${day}, 2, 10, 'UTC', ${at})`));
+
+    expect(await write('2025-03-02', '2025-03-01T12:30:00Z')).toBeInstanceOf(Error); // a day on in UTC+14, an hour on
+    expect(await write('2025-03-02', '2025-03-02T07:29:59Z')).toBeInstanceOf(Error);
+    expect(await write('2025-02-28', '2025-02-28T11:30:00Z')).toBeInstanceOf(Error); // a day before the last one
+    expect(await write('2025-03-02', '2025-03-02T07:30:00Z')).toBeNull();
+    expect(await site.rows(sql`select day::text as day from unlock.checkins where user_id = ${userId} order by day`)).toEqual([{ day: '2025-03-01' }, { day: '2025-03-02' }]);
   });
 });

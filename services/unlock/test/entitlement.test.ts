@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Conflict } from '@cliffhanger/platform';
 import { DAY_MS, episode, newUser, openUnlocks } from './fixture.ts';
 
 let site: Awaited<ReturnType<typeof openUnlocks>>;
@@ -100,5 +101,31 @@ describe('events', () => {
     expect(await site.eventsOf('episode.unlocked', userId)).toEqual([
       { data: { episodeId: 'event-ep12', videoId: 'event', priceCoins: 25, balance: 28 } },
     ]);
+  });
+});
+
+describe('episodes that do not play yet', () => {
+  it('an episode planned, still transcoding or whose transcode failed is refused with 409, and no coins are taken', async () => {
+    const { userId, context } = newUser();
+    await site.unlocks.creditOrder(context, { orderId: `o-${userId}`, userId, coins: 100, bonusCoins: 0 });
+
+    const refusals = await Promise.all(
+      (['planned', 'pending', 'failed'] as const).map((status, index) =>
+        site.unlocks.unlockEpisode(context, userId, episode('unready', index + 2, 30, 1, status)).catch((error: unknown) => error),
+      ),
+    );
+
+    expect(refusals.every((refusal) => refusal instanceof Conflict)).toBe(true);
+    expect(refusals.map((refusal) => (refusal as Conflict).message)).toEqual([
+      'This episode is still being prepared: it can be unlocked once it plays',
+      'This episode is still being prepared: it can be unlocked once it plays',
+      'This episode is not available, so it cannot be unlocked',
+    ]);
+    expect(await site.walletOf(userId)).toEqual({ paid_coins: 100, bonus_coins: 0 });
+    expect((await site.ledgerOf(userId)).map((entry) => entry.kind)).toEqual(['purchase']);
+    expect(await site.unlocks.unlockedNumbers(userId, 'unready')).toEqual([]);
+    expect(await site.eventsOf('episode.unlocked', userId)).toEqual([]);
+    // Once transcoded, the same episode unlocks as any other.
+    expect(await site.unlocks.unlockEpisode(context, userId, episode('unready', 3, 30, 1))).toEqual({ episodeId: 'unready-ep3', balance: 70 });
   });
 });

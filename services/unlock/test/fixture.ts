@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { createPostgresBus, migrate, platformMigrations, queryRows, systemContext, type RequestContext } from '@cliffhanger/platform';
 import { openTestDatabase, silentLogger } from '@cliffhanger/platform/testing';
 import { unlockMigrations } from '../src/module.ts';
-import type { CatalogTerms, EpisodeTerms, VideoCard } from '../src/ports.ts';
+import type { CatalogTerms, EpisodeOffer, EpisodeStatus, VideoCard } from '../src/ports.ts';
 import { createUnlockService } from '../src/service.ts';
 
 export const DAY_MS = 86_400_000;
@@ -44,19 +44,20 @@ export function newUser(): { userId: string; context: RequestContext } {
   return { userId, context: { ...systemContext(`request-${users}`), userId } };
 }
 
-/** Episode `number` of `videoId`: the first `freeEpisodes` free, the rest at `priceCoins`. */
-export const episode = (videoId: string, number: number, priceCoins = 10, freeEpisodes = 0): EpisodeTerms => ({
+/** Episode `number` of `videoId`: the first `freeEpisodes` free, the rest at `priceCoins`; transcoded (`ready`) unless told. */
+export const episode = (videoId: string, number: number, priceCoins = 10, freeEpisodes = 0, status: EpisodeStatus = 'ready'): EpisodeOffer => ({
   episodeId: `${videoId}-ep${number}`,
   videoId,
   number,
   freeEpisodes,
   priceCoins,
+  status,
 });
 
 const cardOf = (videoId: string): VideoCard => ({ id: videoId, title: `Series ${videoId}`, cover: `/media/public/covers/${videoId}.jpg`, tags: ['Romance'], episodeCount: 100, playCount: 0 });
 
 /** The catalog's side of the unlock routes over a Map: that is the other service's port. */
-export function catalogOf(episodes: EpisodeTerms[]): CatalogTerms {
+export function catalogOf(episodes: EpisodeOffer[]): CatalogTerms {
   const byId = new Map(episodes.map((terms) => [terms.episodeId, terms]));
   return {
     episodeTerms: async (episodeId) => byId.get(episodeId) ?? null,

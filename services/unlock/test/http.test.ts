@@ -9,7 +9,14 @@ import { unlockRoutes } from '../src/routes.ts';
 import { catalogOf, DAY_MS, episode, newUser, openUnlocks } from './fixture.ts';
 
 const INTERNAL_TOKEN = 'test-internal-token-0123456789';
-const catalog = catalogOf([episode('night', 1, 10, 1), episode('night', 2, 10, 1), episode('night', 3, 10, 1), episode('dawn', 4, 10, 1)]);
+const catalog = catalogOf([
+  episode('night', 1, 10, 1),
+  episode('night', 2, 10, 1),
+  episode('night', 3, 10, 1),
+  episode('dawn', 4, 10, 1),
+  episode('dawn', 5, 10, 1, 'pending'),
+  episode('dawn', 6, 10, 1, 'failed'),
+]);
 
 let site: Awaited<ReturnType<typeof openUnlocks>>;
 let server: Server;
@@ -46,6 +53,17 @@ describe('POST /api/video/unlock', () => {
     const { userId, context } = newUser();
     await client.grantBonus(context, { userId, coins: 4, reference: `promo:${userId}`, kind: 'bonus' });
     expect(await failureOf(http.post('/api/video/unlock', { episodeId: 'night-ep3' }, context))).toEqual({ code: 402, data: { priceCoins: 10, balance: 4 } });
+  });
+
+  it('answers 409 in the envelope for an episode not transcoded yet, or whose transcode failed, and takes no coins', async () => {
+    const { userId, context } = newUser();
+    await client.creditOrder(context, { orderId: `o-${userId}`, userId, coins: 25, bonusCoins: 0 });
+    const refusal = (episodeId: string) => http.post('/api/video/unlock', { episodeId }, context).then(() => null, (error: { code: number; message: string }) => [error.code, error.message]);
+
+    expect(await refusal('dawn-ep5')).toEqual([409, 'This episode is still being prepared: it can be unlocked once it plays']);
+    expect(await refusal('dawn-ep6')).toEqual([409, 'This episode is not available, so it cannot be unlocked']);
+    expect(await client.standingOf(userId)).toMatchObject({ coins: 25 });
+    expect(await client.unlockedNumbers(userId, 'dawn')).toEqual([]);
   });
 
   it('answers 404 for an unknown episode, 422 without one, and 401 without a user', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '@cliffhanger/platform';
-import { clipBytes, startSite, type Site } from '@cliffhanger/platform/testing';
+import { clipBytes, notAVideo, startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { ffmpegTools, transcoderModule } from '@cliffhanger/transcoder';
 import { userModule } from '@cliffhanger/user';
@@ -62,4 +62,17 @@ describe('unlocked media', () => {
     const entries = await site.platform.database.db.execute(sql`select count(*)::int as n from unlock.ledger where user_id = ${rich.userId} and kind = 'unlock'`);
     expect((entries as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
   });
+
+  it('refuses to sell an episode whose transcode failed: 409 in the envelope, and the coins stay', async () => {
+    const broken = (await site.upload(videoId, notAVideo, '?number=2')).data.id as string;
+    expect((await site.settled(broken)).status).toBe('failed');
+    const viewer = await viewerWithCoins(100);
+
+    expect(await site.call('POST', '/api/video/unlock', { token: viewer.token, body: { episodeId: broken } })).toMatchObject({
+      status: 200,
+      code: 409,
+      message: 'This episode is not available, so it cannot be unlocked',
+    });
+    expect((await site.call('GET', '/api/user', { token: viewer.token })).data.coins).toBe(100);
+  }, 60_000);
 });
