@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createPaymentProvider, defineModule, type Background, type Logger } from '@cliffhanger/platform';
 import { paymentAdminRoutes } from './admin-routes.ts';
 import { paymentClientInProcess, paymentClientOverHttp, paymentInternalRoutes, type PaymentClient } from './client.ts';
+import { subscribePaymentConsumers } from './events.ts';
 import type { UnlockLedger } from './ports.ts';
 import { paymentRoutes } from './routes.ts';
 import { createPaymentService, type PaymentService } from './service.ts';
@@ -45,6 +46,8 @@ export const paymentModule = defineModule<PaymentClient>({
     const { config, logger } = platform;
     const setup = createPaymentProvider(config, platform.database, { logger });
     const payments = createPaymentService({ ...platform, provider: setup.provider, unlock: client<UnlockLedger>('unlock') });
+    // Consumers subscribe before the platform starts delivering.
+    subscribePaymentConsumers(platform.bus, payments);
     return {
       client: paymentClientInProcess(payments),
       routes: [paymentRoutes(payments, { publicUrl: config.PUBLIC_URL, browser: setup.browser }), paymentAdminRoutes(payments, config.ADMIN_TOKEN), ...(setup.routes ? [setup.routes] : [])],

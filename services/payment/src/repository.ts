@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '@cliffhanger/platform';
-import { orders, payRequests, plans, processedWebhooks, subscriptions, type OrderStatus } from './schema.ts';
+import { guestMerges, orders, payRequests, plans, processedWebhooks, subscriptions, type OrderStatus } from './schema.ts';
 
 export type PlanRow = typeof plans.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
@@ -85,12 +85,12 @@ export const paymentRepository = {
     await db.update(orders).set(changes).where(eq(orders.id, id));
   },
 
-  /** Marks the unlock service told of the order's status, unless the status moved on meanwhile. */
-  async markSynced(db: Executor, id: string, status: OrderStatus, at: Date): Promise<boolean> {
+  /** Marks the unlock service told of the order's status and owner, unless either moved on meanwhile (a refund, a guest's login). */
+  async markSynced(db: Executor, id: string, status: OrderStatus, userId: string, at: Date): Promise<boolean> {
     const rows = await db
       .update(orders)
       .set({ unlockSyncedAt: at })
-      .where(and(eq(orders.id, id), eq(orders.status, status)))
+      .where(and(eq(orders.id, id), eq(orders.status, status), eq(orders.userId, userId)))
       .returning({ id: orders.id });
     return rows.length > 0;
   },
@@ -195,12 +195,13 @@ export const paymentRepository = {
     return row ?? null;
   },
 
+  /** The live subscription, else the one started last (a merge can leave an ended one started later than the live one). */
   async latestSubscriptionOf(db: Executor, userId: string): Promise<SubscriptionRow | null> {
     const [row] = await db
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.userId, userId))
-      .orderBy(desc(subscriptions.startedAt), desc(subscriptions.id))
+      .orderBy(desc(live), desc(subscriptions.startedAt), desc(subscriptions.id))
       .limit(1);
     return row ?? null;
   },
@@ -274,5 +275,47 @@ export const paymentRepository = {
 
   async releaseRenewal(db: Executor, id: string): Promise<void> {
     await db.update(subscriptions).set({ renewalLeaseUntil: null }).where(eq(subscriptions.id, id));
+  },
+
+  async guestMerge(db: Executor, eventId: string): Promise<typeof guestMerges.$inferSelect | null> {
+    const [row] = await db.select().from(guestMerges).where(eq(guestMerges.eventId, eventId));
+    return row ?? null;
+  },
+
+  async insertGuestMerge(db: Executor, row: typeof guestMerges.$inferInsert): Promise<void> {
+    await db.insert(guestMerges).values(row);
+  },
+
+  /**
+   * Gives a guest's orders to a member. Paid and refunded ones are owed to the unlock service again
+   * under their new owner (`unlock_synced_at` null), from `at` on. Answers how many moved.
+   */
+  async moveOrders(db: Executor, fromUserId: string, toUserId: string, at: Date): Promise<number> {
+    // One first-purchase offer per person: beside the member's own, the guest's counts as a regular purchase.
+    await db
+      .update(orders)
+      .set({ firstPurchaseOnly: false })
+      .where(and(eq(orders.userId, fromUserId), eq(orders.firstPurchaseOnly, true), sql`exists (
+        select 1 from payment.orders own where own.user_id = ${toUserId} and own.first_purchase_only and own.status in ('succeeded', 'refunded'))`));
+    const moved = await db
+      .update(orders)
+      .set({
+        userId: toUserId,
+        updatedAt: at,
+        unlockSyncedAt: sql`case when ${orders.status} in ('succeeded', 'refunded') then null else ${orders.unlockSyncedAt} end`,
+      })
+      .where(eq(orders.userId, fromUserId))
+      .returning({ id: orders.id });
+    return moved.length;
+  },
+
+  /** Gives a guest's subscriptions, live and ended, to a member; at most one of them may be live by then. */
+  async moveSubscriptions(db: Executor, fromUserId: string, toUserId: string, at: Date): Promise<number> {
+    const moved = await db
+      .update(subscriptions)
+      .set({ userId: toUserId, updatedAt: at })
+      .where(eq(subscriptions.userId, fromUserId))
+      .returning({ id: subscriptions.id });
+    return moved.length;
   },
 };

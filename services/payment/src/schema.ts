@@ -100,3 +100,15 @@ export const processedWebhooks = payment.table('processed_webhooks', {
   orderId: text('order_id'),
   processedAt: at('processed_at').notNull(),
 });
+
+export const guestMerges = payment.table('guest_merges', {
+  eventId: text('event_id').primaryKey(),
+  guestId: text('guest_id').notNull(),
+  memberId: text('member_id').notNull(),
+  orders: integer('orders').notNull(),
+  subscriptions: integer('subscriptions').notNull(),
+  keptSubscriptionId: text('kept_subscription_id'),
+  endedSubscriptionId: text('ended_subscription_id'),
+  addedSeconds: integer('added_seconds').notNull(),
+  mergedAt: at('merged_at').notNull(),
+});

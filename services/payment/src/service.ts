@@ -1,5 +1,6 @@
 import { Conflict, Invalid, NotFound, type Page, type RequestContext, type SavedMethod } from '@cliffhanger/platform';
 import { createCheckout, type PayInput, type PayOptions } from './checkout.ts';
+import { createGuestMerges } from './guest-merge.ts';
 import { paymentRepository as repo, type PlanChanges } from './repository.ts';
 import { createSettlement, type PaymentServiceDeps } from './settlement.ts';
 import { createSubscriptions } from './subscriptions.ts';
@@ -32,6 +33,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   const settlement = createSettlement(core);
   const checkout = createCheckout(core, settlement);
   const subscriptions = createSubscriptions(core, settlement);
+  const merges = createGuestMerges(core, settlement);
 
   return {
     /** The plans on sale; the first-purchase offer only to a caller who never paid (and to anonymous ones). */
@@ -60,6 +62,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     resumeSubscription: subscriptions.resume,
     renewDueSubscriptions: subscriptions.renewDueSubscriptions,
     settleOrder: (orderId: string, paymentId: string, savedMethod: SavedMethod | null): Promise<boolean> => settlement.settleOrder(orderId, paymentId, savedMethod),
+
+    /** `user.logged_in` with a guest: its orders and subscriptions to the member, in the consumer's transaction (guest-merge.ts). */
+    mergeGuestPurchases: merges.mergeGuestPurchases,
+    afterGuestMerge: merges.afterGuestMerge,
 
     /**
      * A provider webhook, verified on its raw body (throws WebhookSignatureError). Its event id is

@@ -204,7 +204,7 @@ export function createSettlement(core: Core) {
       else if (order.status === 'succeeded')
         await unlock.creditOrder(context, { orderId: order.id, userId: order.userId, coins: order.coins ?? 0, bonusCoins: order.bonusCoins ?? 0 });
       else await unlock.refundOrder(context, order.id);
-      if (await repo.markSynced(database.db, order.id, order.status, now())) return;
+      if (await repo.markSynced(database.db, order.id, order.status, order.userId, now())) return;
     }
   }
 

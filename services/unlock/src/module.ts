@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineModule, type Background, type Logger } from '@cliffhanger/platform';
 import { unlockClientInProcess, unlockClientOverHttp, unlockInternalRoutes, type UnlockClient } from './client.ts';
+import { subscribeUnlockConsumers } from './events.ts';
 import type { CatalogTerms } from './ports.ts';
 import { unlockRoutes } from './routes.ts';
 import { createUnlockService, type UnlockService } from './service.ts';
@@ -43,6 +44,8 @@ export const unlockModule = defineModule<UnlockClient>({
   needs: ['catalog'],
   init({ platform, client }) {
     const unlocks = createUnlockService(platform);
+    // Consumers subscribe before the platform starts delivering.
+    subscribeUnlockConsumers(platform.bus, unlocks);
     return {
       client: unlockClientInProcess(unlocks),
       routes: [unlockRoutes(unlocks, client<CatalogTerms>('catalog'))],

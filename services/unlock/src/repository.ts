@@ -1,12 +1,13 @@
-import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '@cliffhanger/platform';
-import { bonusLots, checkins, ledger, unlocks, vip, wallets, type LedgerKind } from './schema.ts';
+import { bonusLots, checkins, guestMerges, ledger, unlocks, vip, wallets, type LedgerKind } from './schema.ts';
 
 export type Wallet = typeof wallets.$inferSelect;
 export type LedgerEntry = typeof ledger.$inferSelect;
 export type BonusLot = typeof bonusLots.$inferSelect;
 export type VipRow = typeof vip.$inferSelect;
 export type CheckinRow = typeof checkins.$inferSelect;
+export type GuestMerge = typeof guestMerges.$inferSelect;
 
 /** The only code that knows the unlock service's tables. */
 export const unlockRepository = {
@@ -206,4 +207,71 @@ export const unlockRepository = {
   async insertCheckin(db: Executor, row: CheckinRow): Promise<void> {
     await db.insert(checkins).values(row);
   },
+
+  /** Gives a guest's spendable lots to the member it merged into: the same lots, expiry and all. */
+  async moveLots(db: Executor, fromUserId: string, toUserId: string): Promise<void> {
+    await db.update(bonusLots).set({ userId: toUserId }).where(and(eq(bonusLots.userId, fromUserId), gt(bonusLots.remaining, 0)));
+  },
+
+  /** Moves a guest's unlocks to the member, but for episodes the member has unlocked too (dropped). Answers how many moved. */
+  handOverUnlocks: (db: Executor, fromUserId: string, toUserId: string) => handOverRows(db, 'unlocks', 'episode_id', fromUserId, toUserId),
+
+  /**
+   * Moves a guest's check-ins to the member, but for days the member checked in too (dropped): moved,
+   * not written, they keep their times, so the member's next check-in waits 20 hours after either's last.
+   */
+  handOverCheckins: (db: Executor, fromUserId: string, toUserId: string) => handOverRows(db, 'checkins', 'day', fromUserId, toUserId),
+
+  async lastEntryId(db: Executor, userId: string): Promise<number | null> {
+    const [row] = await db.select({ id: sql<string | number | null>`max(${ledger.id})` }).from(ledger).where(eq(ledger.userId, userId));
+    return row?.id == null ? null : Number(row.id);
+  },
+
+  async mergeByReference(db: Executor, reference: string): Promise<GuestMerge | null> {
+    const [row] = await db.select().from(guestMerges).where(eq(guestMerges.reference, reference));
+    return row ?? null;
+  },
+
+  async insertMerge(db: Executor, row: Omit<GuestMerge, 'id'>): Promise<void> {
+    await db.insert(guestMerges).values(row);
+  },
+
+  /** Whether `guestId` has ever merged into `memberId`. */
+  async hasMergedInto(db: Executor, guestId: string, memberId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: guestMerges.id })
+      .from(guestMerges)
+      .where(and(eq(guestMerges.guestId, guestId), eq(guestMerges.memberId, memberId)))
+      .limit(1);
+    return Boolean(row);
+  },
+
+  /**
+   * Whose wallet holds what ledger entry `entryId` of `userId` brought: the member of the first merge
+   * that carried it (a merge carries the guest's entries up to its `last_entry_id`), else the user's own.
+   */
+  async holderOf(db: Executor, userId: string, entryId: number): Promise<string> {
+    const [row] = await db
+      .select({ memberId: guestMerges.memberId })
+      .from(guestMerges)
+      .where(and(eq(guestMerges.guestId, userId), gte(guestMerges.lastEntryId, entryId)))
+      .orderBy(asc(guestMerges.id))
+      .limit(1);
+    return row?.memberId ?? userId;
+  },
 };
+
+/** Gives `fromUserId`'s rows of a per-user table to `toUserId`, dropping those whose `key` the receiver has already. Answers how many moved. */
+async function handOverRows(db: Executor, table: 'unlocks' | 'checkins', key: 'episode_id' | 'day', fromUserId: string, toUserId: string): Promise<number> {
+  const rows = sql`unlock.${sql.identifier(table)}`;
+  const column = sql.identifier(key);
+  const moved = await queryRows(
+    db,
+    sql`update ${rows} given set user_id = ${toUserId}
+         where given.user_id = ${fromUserId}
+           and not exists (select 1 from ${rows} own where own.user_id = ${toUserId} and own.${column} = given.${column})
+        returning 1`,
+  );
+  await db.execute(sql`delete from ${rows} where user_id = ${fromUserId}`);
+  return moved.length;
+}

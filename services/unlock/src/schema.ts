@@ -4,7 +4,7 @@ export const unlock = pgSchema('unlock');
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const ledgerKinds = ['purchase', 'bonus', 'unlock', 'refund', 'expiry', 'checkin'] as const;
+export const ledgerKinds = ['purchase', 'bonus', 'unlock', 'refund', 'expiry', 'checkin', 'merge_out', 'merge_in'] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
 export const wallets = unlock.table('wallets', {
@@ -68,3 +68,16 @@ export const checkins = unlock.table(
   },
   (table) => [primaryKey({ columns: [table.userId, table.day] })],
 );
+
+export const guestMerges = unlock.table('guest_merges', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  reference: text('reference').notNull().unique(),
+  guestId: text('guest_id').notNull(),
+  memberId: text('member_id').notNull(),
+  lastEntryId: bigint('last_entry_id', { mode: 'number' }),
+  coins: integer('coins').notNull(),
+  bonusCoins: integer('bonus_coins').notNull(),
+  unlocks: integer('unlocks').notNull(),
+  checkins: integer('checkins').notNull(),
+  mergedAt: at('merged_at').notNull(),
+});

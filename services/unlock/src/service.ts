@@ -1,5 +1,6 @@
 import { appendEvent, Conflict, PaymentRequired, type Database, type EventBus, type Executor, type Page, type RequestContext } from '@cliffhanger/platform';
 import { ALREADY_CHECKED_IN, checkinDay, rewardOf, type Checkin, type CheckinStatus } from './checkin.ts';
+import { createGuestMerges } from './guest-merge.ts';
 import type { EpisodeOffer, EpisodeTerms, SeriesTerms } from './ports.ts';
 import { unlockRepository as repo } from './repository.ts';
 import { withLockedWallet, type LockedWallet } from './wallet.ts';
@@ -102,6 +103,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
   const { database, bus } = deps;
   const now = deps.now ?? (() => new Date());
   const bonusLifetimeMs = (deps.bonusCoinDays ?? BONUS_COIN_DAYS) * DAY_MS;
+  const merges = createGuestMerges({ database, now });
 
   async function balanceOf(userId: string, at: Date): Promise<number> {
     const { paidCoins, bonusCoins } = await repo.balancesOf(database.db, userId, at);
@@ -125,6 +127,13 @@ export function createUnlockService(deps: UnlockServiceDeps) {
   async function credit(context: RequestContext, entry: CreditEntry): Promise<Credit> {
     const { userId, reference } = entry;
     const at = now();
+    // Credited before to a guest: the member it logged in as may be asking (its orders follow it).
+    const credited = await repo.entryByReference(database.db, reference);
+    if (credited && credited.userId !== userId) {
+      await merges.creditOfMergedGuest(context, credited, userId);
+      bus.nudge();
+      return { credited: false, balance: await balanceOf(userId, at) };
+    }
     try {
       const result = await database.transaction((tx) =>
         withLockedWallet(tx, userId, at, async (wallet) => {
@@ -267,8 +276,10 @@ export function createUnlockService(deps: UnlockServiceDeps) {
       const purchase = await repo.entryByReference(database.db, `order:${orderId}`);
       if (!purchase) return null;
       const reference = `refund:${orderId}`;
+      // Coins bought by a guest who has logged in since are in the member's wallet.
+      const holder = await repo.holderOf(database.db, purchase.userId, purchase.id);
       return database.transaction((tx) =>
-        withLockedWallet(tx, purchase.userId, now(), async (wallet) => {
+        withLockedWallet(tx, holder, now(), async (wallet) => {
           const earlier = await repo.entryByReference(tx, reference);
           if (earlier) return { refunded: false, paidCoins: Math.abs(earlier.paidDelta), bonusCoins: Math.abs(earlier.bonusDelta), balance: wallet.balance };
           const taken = await wallet.clawBack('refund', reference, purchase.reference, purchase.paidDelta);
@@ -276,6 +287,9 @@ export function createUnlockService(deps: UnlockServiceDeps) {
         }),
       );
     },
+
+    /** `user.logged_in` with a guest: its wallet into the member's, in the consumer's transaction (guest-merge.ts). */
+    mergeGuestWallet: merges.mergeGuestWallet,
 
     /** Stores VIP as the payment service last reported it; null ends it. */
     async applyVip(userId: string, state: VipState | null): Promise<void> {

@@ -8,6 +8,7 @@ import type { LedgerKind } from './schema.ts';
  * together or not at all.
  */
 export interface LockedWallet {
+  readonly userId: string;
   readonly paidCoins: number;
   /** Bonus coins still spendable: lapsed lots have already left through expiry entries. */
   readonly bonusCoins: number;
@@ -23,7 +24,18 @@ export interface LockedWallet {
   spend(kind: LedgerKind, reference: string, coins: number): Promise<void>;
   /** Takes back what is left of the lot `grantedBy` credited and up to `paidCoins` paid coins: never more than there is. */
   clawBack(kind: LedgerKind, reference: string, grantedBy: string, paidCoins: number): Promise<{ paidCoins: number; bonusCoins: number }>;
+  /**
+   * Hands every coin to `to`, a wallet locked in the same transaction: the paid coins, and the bonus
+   * lots whole, each keeping its expiry. One entry leaves this ledger (`<reference>:out`), one
+   * arrives in the other (`<reference>:in`); nothing is written when there is nothing to hand over.
+   */
+  handOver(to: LockedWallet, reference: string): Promise<{ paidCoins: number; bonusCoins: number }>;
 }
+
+type Post = (kind: LedgerKind, reference: string, paidDelta: number, bonusDelta: number) => Promise<void>;
+
+/** Each open wallet's own way to write an entry: a hand-over writes one in the receiving wallet too. */
+const posts = new WeakMap<LockedWallet, Post>();
 
 /** What locking a wallet answers: its balances and VIP, and whatever else the lock did in its statement. */
 type LockedRow = Awaited<ReturnType<typeof repo.lockWallet>>;
@@ -58,6 +70,7 @@ export async function withLockedWallet<T, R extends LockedRow = LockedRow>(
   }
 
   const wallet: LockedWallet = {
+    userId,
     get paidCoins() {
       return paid;
     },
@@ -88,14 +101,27 @@ export async function withLockedWallet<T, R extends LockedRow = LockedRow>(
     },
 
     async clawBack(kind, reference, grantedBy, paidCoins) {
-      const lot = await repo.lotGrantedBy(tx, grantedBy);
+      // A lot that moved to another wallet with a merge is that wallet's to give back.
+      const found = await repo.lotGrantedBy(tx, grantedBy);
+      const lot = found?.userId === userId ? found : null;
       const bonusCoins = lot?.remaining ?? 0;
       if (lot && bonusCoins > 0) await repo.setLotRemaining(tx, lot.id, 0);
       const taken = { paidCoins: Math.min(paidCoins, paid), bonusCoins };
       await post(kind, reference, -taken.paidCoins, -taken.bonusCoins);
       return taken;
     },
+
+    async handOver(to, reference) {
+      const moved = { paidCoins: paid, bonusCoins: bonus };
+      if (moved.paidCoins + moved.bonusCoins === 0) return moved;
+      // Lapsed lots were written off as the wallet was opened: every lot with coins left is spendable.
+      if (moved.bonusCoins > 0) await repo.moveLots(tx, userId, to.userId);
+      await post('merge_out', `${reference}:out`, -moved.paidCoins, -moved.bonusCoins);
+      await posts.get(to)!('merge_in', `${reference}:in`, moved.paidCoins, moved.bonusCoins);
+      return moved;
+    },
   };
+  posts.set(wallet, post);
 
   return work(wallet, row);
 }

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file cliffhanger/events/v1/events.proto.
  */
 export const file_cliffhanger_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJjbGlmZmhhbmdlci9ldmVudHMvdjEvZXZlbnRzLnByb3RvEhVjbGlmZmhhbmdlci5ldmVudHMudjEifQoLQXR0cmlidXRpb24SGwoOcmVmZXJyZXJfdG9rZW4YASABKAlIAIgBARITCgZmYmNsaWQYAiABKAlIAYgBARITCgZ0dGNsaWQYAyABKAlIAogBAUIRCg9fcmVmZXJyZXJfdG9rZW5CCQoHX2ZiY2xpZEIJCgdfdHRjbGlkIsUBCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEgwKBHRpbWUYAyABKAkSFAoHdXNlcl9pZBgEIAEoCUgAiAEBEjcKC2F0dHJpYnV0aW9uGAUgASgLMiIuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLkF0dHJpYnV0aW9uEg8KB3BheWxvYWQYBiABKAwSGAoLdHJhY2VwYXJlbnQYByABKAlIAYgBAUIKCghfdXNlcl9pZEIOCgxfdHJhY2VwYXJlbnQiMgoOVXNlclJlZ2lzdGVyZWQSDQoFZW1haWwYASABKAkSEQoJd2FzX2d1ZXN0GAIgASgIIkAKDFVzZXJMb2dnZWRJbhIcCg9tZXJnZWRfZ3Vlc3RfaWQYASABKAlIAIgBAUISChBfbWVyZ2VkX2d1ZXN0X2lkImkKD0hpc3RvcnlSZWNvcmRlZBIQCgh2aWRlb19pZBgBIAEoCRISCgplcGlzb2RlX2lkGAIgASgJEhYKDmVwaXNvZGVfbnVtYmVyGAMgASgFEhgKEHBvc2l0aW9uX3NlY29uZHMYBCABKAUiNQoPRmF2b3JpdGVDaGFuZ2VkEhAKCHZpZGVvX2lkGAEgASgJEhAKCGZhdm9yaXRlGAIgASgIIikKBU1vbmV5Eg4KBmFtb3VudBgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSJdCg9FcGlzb2RlVW5sb2NrZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIQCgh2aWRlb19pZBgCIAEoCRITCgtwcmljZV9jb2lucxgDIAEoBRIPCgdiYWxhbmNlGAQgASgFIl4KDE9yZGVyQ3JlYXRlZBIQCghvcmRlcl9pZBgBIAEoCRIPCgdwbGFuX2lkGAIgASgJEisKBXByaWNlGAMgASgLMhwuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLk1vbmV5ImYKEFBheW1lbnRTdWNjZWVkZWQSEAoIb3JkZXJfaWQYASABKAkSEgoKcGF5bWVudF9pZBgCIAEoCRIsCgZhbW91bnQYAyABKAsyHC5jbGlmZmhhbmdlci5ldmVudHMudjEuTW9uZXkiMQoNUGF5bWVudEZhaWxlZBIQCghvcmRlcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkicAoTU3Vic2NyaXB0aW9uQ2hhbmdlZBIXCg9zdWJzY3JpcHRpb25faWQYASABKAkSDwoHcGxhbl9pZBgCIAEoCRIRCglyZW5ld3NfYXQYAyABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYBCABKAgi2gIKClN0YXRpY3NIaXQSDQoFZXZlbnQYASABKAkSFQoIdmlkZW9faWQYAiABKAlIAIgBARIXCgplcGlzb2RlX2lkGAMgASgJSAGIAQESKwoFdmFsdWUYBCABKAsyHC5jbGlmZmhhbmdlci5ldmVudHMudjEuTW9uZXkSDAoEcGF0aBgFIAEoCRI9CgZwYXJhbXMYBiADKAsyLS5jbGlmZmhhbmdlci5ldmVudHMudjEuU3RhdGljc0hpdC5QYXJhbXNFbnRyeRIXCgp1c2VyX2FnZW50GAcgASgJSAKIAQESFAoHaXBfaGFzaBgIIAEoCUgDiAEBGi0KC1BhcmFtc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCwoJX3ZpZGVvX2lkQg0KC19lcGlzb2RlX2lkQg0KC191c2VyX2FnZW50QgoKCF9pcF9oYXNoInUKDlVwbG9hZFJlY2VpdmVkEhIKCmVwaXNvZGVfaWQYASABKAkSEAoIdmlkZW9faWQYAiABKAkSFgoOZXBpc29kZV9udW1iZXIYAyABKAUSEQoJdXBsb2FkX2lkGAQgASgJEhIKCnNvdXJjZV9rZXkYBSABKAkiiAEKCVJlbmRpdGlvbhIMCgRuYW1lGAEgASgJEg0KBXdpZHRoGAIgASgFEg4KBmhlaWdodBgDIAEoBRIRCgliYW5kd2lkdGgYBCABKAUSGQoRYXZlcmFnZV9iYW5kd2lkdGgYBSABKAUSDgoGY29kZWNzGAYgASgJEhAKCHBsYXlsaXN0GAcgASgJIuABChJUcmFuc2NvZGVDb21wbGV0ZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIRCgl1cGxvYWRfaWQYAiABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgDIAEoARINCgV3aWR0aBgEIAEoBRIOCgZoZWlnaHQYBSABKAUSNAoKcmVuZGl0aW9ucxgGIAMoCzIgLmNsaWZmaGFuZ2VyLmV2ZW50cy52MS5SZW5kaXRpb24SDgoGbWFzdGVyGAcgASgJEg4KBnBvc3RlchgIIAEoCRIUCgxtZWRpYV9wcmVmaXgYCSABKAkiSAoPVHJhbnNjb2RlRmFpbGVkEhIKCmVwaXNvZGVfaWQYASABKAkSEQoJdXBsb2FkX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCSKJAQoNQ29pbnNDcmVkaXRlZBIRCglyZWZlcmVuY2UYASABKAkSFQoIb3JkZXJfaWQYAiABKAlIAIgBARIMCgRraW5kGAMgASgJEg0KBWNvaW5zGAQgASgFEhMKC2JvbnVzX2NvaW5zGAUgASgFEg8KB2JhbGFuY2UYBiABKAVCCwoJX29yZGVyX2lkIkQKDkNoZWNraW5DbGFpbWVkEgsKA2RheRgBIAEoCRIOCgZzdHJlYWsYAiABKAUSFQoNY29pbnNfYXdhcmRlZBgDIAEoBWIGcHJvdG8z");
+  fileDesc("CiJjbGlmZmhhbmdlci9ldmVudHMvdjEvZXZlbnRzLnByb3RvEhVjbGlmZmhhbmdlci5ldmVudHMudjEifQoLQXR0cmlidXRpb24SGwoOcmVmZXJyZXJfdG9rZW4YASABKAlIAIgBARITCgZmYmNsaWQYAiABKAlIAYgBARITCgZ0dGNsaWQYAyABKAlIAogBAUIRCg9fcmVmZXJyZXJfdG9rZW5CCQoHX2ZiY2xpZEIJCgdfdHRjbGlkIsUBCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEgwKBHRpbWUYAyABKAkSFAoHdXNlcl9pZBgEIAEoCUgAiAEBEjcKC2F0dHJpYnV0aW9uGAUgASgLMiIuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLkF0dHJpYnV0aW9uEg8KB3BheWxvYWQYBiABKAwSGAoLdHJhY2VwYXJlbnQYByABKAlIAYgBAUIKCghfdXNlcl9pZEIOCgxfdHJhY2VwYXJlbnQiMgoOVXNlclJlZ2lzdGVyZWQSDQoFZW1haWwYASABKAkSEQoJd2FzX2d1ZXN0GAIgASgIIkAKDFVzZXJMb2dnZWRJbhIcCg9tZXJnZWRfZ3Vlc3RfaWQYASABKAlIAIgBAUISChBfbWVyZ2VkX2d1ZXN0X2lkImkKD0hpc3RvcnlSZWNvcmRlZBIQCgh2aWRlb19pZBgBIAEoCRISCgplcGlzb2RlX2lkGAIgASgJEhYKDmVwaXNvZGVfbnVtYmVyGAMgASgFEhgKEHBvc2l0aW9uX3NlY29uZHMYBCABKAUiNQoPRmF2b3JpdGVDaGFuZ2VkEhAKCHZpZGVvX2lkGAEgASgJEhAKCGZhdm9yaXRlGAIgASgIIikKBU1vbmV5Eg4KBmFtb3VudBgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSJdCg9FcGlzb2RlVW5sb2NrZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIQCgh2aWRlb19pZBgCIAEoCRITCgtwcmljZV9jb2lucxgDIAEoBRIPCgdiYWxhbmNlGAQgASgFIl4KDE9yZGVyQ3JlYXRlZBIQCghvcmRlcl9pZBgBIAEoCRIPCgdwbGFuX2lkGAIgASgJEisKBXByaWNlGAMgASgLMhwuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLk1vbmV5ImYKEFBheW1lbnRTdWNjZWVkZWQSEAoIb3JkZXJfaWQYASABKAkSEgoKcGF5bWVudF9pZBgCIAEoCRIsCgZhbW91bnQYAyABKAsyHC5jbGlmZmhhbmdlci5ldmVudHMudjEuTW9uZXkiMQoNUGF5bWVudEZhaWxlZBIQCghvcmRlcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkicAoTU3Vic2NyaXB0aW9uQ2hhbmdlZBIXCg9zdWJzY3JpcHRpb25faWQYASABKAkSDwoHcGxhbl9pZBgCIAEoCRIRCglyZW5ld3NfYXQYAyABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYBCABKAgi2gIKClN0YXRpY3NIaXQSDQoFZXZlbnQYASABKAkSFQoIdmlkZW9faWQYAiABKAlIAIgBARIXCgplcGlzb2RlX2lkGAMgASgJSAGIAQESKwoFdmFsdWUYBCABKAsyHC5jbGlmZmhhbmdlci5ldmVudHMudjEuTW9uZXkSDAoEcGF0aBgFIAEoCRI9CgZwYXJhbXMYBiADKAsyLS5jbGlmZmhhbmdlci5ldmVudHMudjEuU3RhdGljc0hpdC5QYXJhbXNFbnRyeRIXCgp1c2VyX2FnZW50GAcgASgJSAKIAQESFAoHaXBfaGFzaBgIIAEoCUgDiAEBGi0KC1BhcmFtc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCwoJX3ZpZGVvX2lkQg0KC19lcGlzb2RlX2lkQg0KC191c2VyX2FnZW50QgoKCF9pcF9oYXNoInUKDlVwbG9hZFJlY2VpdmVkEhIKCmVwaXNvZGVfaWQYASABKAkSEAoIdmlkZW9faWQYAiABKAkSFgoOZXBpc29kZV9udW1iZXIYAyABKAUSEQoJdXBsb2FkX2lkGAQgASgJEhIKCnNvdXJjZV9rZXkYBSABKAkiiAEKCVJlbmRpdGlvbhIMCgRuYW1lGAEgASgJEg0KBXdpZHRoGAIgASgFEg4KBmhlaWdodBgDIAEoBRIRCgliYW5kd2lkdGgYBCABKAUSGQoRYXZlcmFnZV9iYW5kd2lkdGgYBSABKAUSDgoGY29kZWNzGAYgASgJEhAKCHBsYXlsaXN0GAcgASgJIuABChJUcmFuc2NvZGVDb21wbGV0ZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIRCgl1cGxvYWRfaWQYAiABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgDIAEoARINCgV3aWR0aBgEIAEoBRIOCgZoZWlnaHQYBSABKAUSNAoKcmVuZGl0aW9ucxgGIAMoCzIgLmNsaWZmaGFuZ2VyLmV2ZW50cy52MS5SZW5kaXRpb24SDgoGbWFzdGVyGAcgASgJEg4KBnBvc3RlchgIIAEoCRIUCgxtZWRpYV9wcmVmaXgYCSABKAkiSAoPVHJhbnNjb2RlRmFpbGVkEhIKCmVwaXNvZGVfaWQYASABKAkSEQoJdXBsb2FkX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCSKJAQoNQ29pbnNDcmVkaXRlZBIRCglyZWZlcmVuY2UYASABKAkSFQoIb3JkZXJfaWQYAiABKAlIAIgBARIMCgRraW5kGAMgASgJEg0KBWNvaW5zGAQgASgFEhMKC2JvbnVzX2NvaW5zGAUgASgFEg8KB2JhbGFuY2UYBiABKAVCCwoJX29yZGVyX2lkIkQKDkNoZWNraW5DbGFpbWVkEgsKA2RheRgBIAEoCRIOCgZzdHJlYWsYAiABKAUSFQoNY29pbnNfYXdhcmRlZBgDIAEoBSJ4CgxXYWxsZXRNZXJnZWQSEAoIZ3Vlc3RfaWQYASABKAkSDQoFY29pbnMYAiABKAUSEwoLYm9udXNfY29pbnMYAyABKAUSDwoHdW5sb2NrcxgEIAEoBRIQCghjaGVja2lucxgFIAEoBRIPCgdiYWxhbmNlGAYgASgFIuABCg9QdXJjaGFzZXNNZXJnZWQSEAoIZ3Vlc3RfaWQYASABKAkSDgoGb3JkZXJzGAIgASgFEhwKD3N1YnNjcmlwdGlvbl9pZBgDIAEoCUgAiAEBEiIKFWVuZGVkX3N1YnNjcmlwdGlvbl9pZBgEIAEoCUgBiAEBEhYKCXJlbmV3c19hdBgFIAEoCUgCiAEBEhUKDWFkZGVkX3NlY29uZHMYBiABKANCEgoQX3N1YnNjcmlwdGlvbl9pZEIYChZfZW5kZWRfc3Vic2NyaXB0aW9uX2lkQgwKCl9yZW5ld3NfYXRiBnByb3RvMw");
 
 /**
  * Where the visitor came from: kept by the storefront from the landing URL.
@@ -133,7 +133,8 @@ export const UserRegisteredSchema: GenMessage<UserRegistered> = /*@__PURE__*/
   messageDesc(file_cliffhanger_events_v1_events, 2);
 
 /**
- * user.logged_in: a member logged in; a guest's favorites and history moved to them.
+ * user.logged_in: a member logged in; a guest's favorites and history moved to them, and its
+ * wallet and purchases follow (wallet.merged, purchases.merged).
  *
  * @generated from message cliffhanger.events.v1.UserLoggedIn
  */
@@ -702,4 +703,111 @@ export type CheckinClaimed = Message<"cliffhanger.events.v1.CheckinClaimed"> & {
  */
 export const CheckinClaimedSchema: GenMessage<CheckinClaimed> = /*@__PURE__*/
   messageDesc(file_cliffhanger_events_v1_events, 18);
+
+/**
+ * wallet.merged: a guest's wallet moved into the member it logged in as (the event's user): its
+ * paid coins and bonus lots (each keeping its expiry), unlocks and check-ins. The guest's ends at zero.
+ *
+ * @generated from message cliffhanger.events.v1.WalletMerged
+ */
+export type WalletMerged = Message<"cliffhanger.events.v1.WalletMerged"> & {
+  /**
+   * @generated from field: string guest_id = 1;
+   */
+  guestId: string;
+
+  /**
+   * paid coins moved
+   *
+   * @generated from field: int32 coins = 2;
+   */
+  coins: number;
+
+  /**
+   * bonus coins moved, in lots that keep their expiry
+   *
+   * @generated from field: int32 bonus_coins = 3;
+   */
+  bonusCoins: number;
+
+  /**
+   * episodes the member did not have yet
+   *
+   * @generated from field: int32 unlocks = 4;
+   */
+  unlocks: number;
+
+  /**
+   * check-in days the member had not checked in on
+   *
+   * @generated from field: int32 checkins = 5;
+   */
+  checkins: number;
+
+  /**
+   * the member's spendable total afterwards
+   *
+   * @generated from field: int32 balance = 6;
+   */
+  balance: number;
+};
+
+/**
+ * Describes the message cliffhanger.events.v1.WalletMerged.
+ * Use `create(WalletMergedSchema)` to create a new message.
+ */
+export const WalletMergedSchema: GenMessage<WalletMerged> = /*@__PURE__*/
+  messageDesc(file_cliffhanger_events_v1_events, 19);
+
+/**
+ * purchases.merged: a guest's orders and subscriptions moved to the member it logged in as (the
+ * event's user). With a live VIP on both sides, `subscription_id` is the one kept (renewing), and
+ * `ended_subscription_id` the other, ended with no further charge, its unused time added to the kept one.
+ *
+ * @generated from message cliffhanger.events.v1.PurchasesMerged
+ */
+export type PurchasesMerged = Message<"cliffhanger.events.v1.PurchasesMerged"> & {
+  /**
+   * @generated from field: string guest_id = 1;
+   */
+  guestId: string;
+
+  /**
+   * @generated from field: int32 orders = 2;
+   */
+  orders: number;
+
+  /**
+   * the member's live subscription afterwards
+   *
+   * @generated from field: optional string subscription_id = 3;
+   */
+  subscriptionId?: string | undefined;
+
+  /**
+   * @generated from field: optional string ended_subscription_id = 4;
+   */
+  endedSubscriptionId?: string | undefined;
+
+  /**
+   * of the live subscription, ISO 8601
+   *
+   * @generated from field: optional string renews_at = 5;
+   */
+  renewsAt?: string | undefined;
+
+  /**
+   * unused time of the ended one added to the kept one
+   *
+   * @generated from field: int64 added_seconds = 6;
+   */
+  addedSeconds: bigint;
+};
+
+/**
+ * Describes the message cliffhanger.events.v1.PurchasesMerged.
+ * Use `create(PurchasesMergedSchema)` to create a new message.
+ */
+export const PurchasesMergedSchema: GenMessage<PurchasesMerged> = /*@__PURE__*/
+  messageDesc(file_cliffhanger_events_v1_events, 20);
 
