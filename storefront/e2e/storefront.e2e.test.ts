@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadPaidSeries, waitForDemoCatalog, waitForFreeEpisode, waitForLockedEpisode, type DemoCatalog, type PaidSeries } from './catalog';
 import { launchChromium, poll, startSite, type RunningSite } from './harness';
-import { callsNamed, NO_PIXEL_ENV, PIXEL_ENV, PIXEL_IDS, pixelCalls, routeThirdParties, VENDOR_SCRIPTS, waitForPixelCalls, type VendorAnswer } from './pixels';
+import { callsNamed, NO_PIXEL_ENV, PIXEL_ENV, PIXEL_IDS, pixelCalls, routeThirdParties, VENDOR_SCRIPTS, waitForPixelCalls, type PixelCalls, type VendorAnswer } from './pixels';
 
 let site: RunningSite;
 let browser: Browser;
@@ -492,6 +493,12 @@ describe('the storefront against the real site', () => {
       await page.locator('.header__nav .header__link', { hasText: 'Home' }).first().click();
       await page.waitForURL((url) => url.pathname === '/');
     };
+    /** Every vendor's stand-in has recorded `count` page views, each in its own words. */
+    const pageViewsRecorded = (count: number) => (recorded: PixelCalls) =>
+      callsNamed(recorded.facebook, 'track', 'PageView').length === count &&
+      callsNamed(recorded.google, 'event', 'page_view').length === count &&
+      callsNamed(recorded.tiktok, 'page').length === count &&
+      callsNamed(recorded.bigo, 'event', 'page_view').length === count;
     const playing = (page: Page, seconds: number) =>
       page.waitForFunction((past) => (document.querySelector('video')?.currentTime ?? 0) > past, seconds, { timeout: 90_000 });
 
@@ -504,14 +511,7 @@ describe('the storefront against the real site', () => {
       await goHome(page);
       const episodeId = catalog.playable.firstEpisodeId;
 
-      const calls = await waitForPixelCalls(
-        page,
-        (recorded) =>
-          callsNamed(recorded.facebook, 'track', 'PageView').length === 2 &&
-          callsNamed(recorded.google, 'event', 'page_view').length === 2 &&
-          callsNamed(recorded.tiktok, 'page').length === 2 &&
-          callsNamed(recorded.bigo, 'event', 'page_view').length === 2,
-      );
+      const calls = await waitForPixelCalls(page, pageViewsRecorded(2));
       expect([...thirdPartyRequests.get(context)!].sort()).toEqual(Object.values(VENDOR_SCRIPTS).sort());
 
       expect(calls.facebook!.slice(0, 2)).toEqual([['init', PIXEL_IDS.facebook], ['track', 'PageView']]);
@@ -528,6 +528,40 @@ describe('the storefront against the real site', () => {
         { contents: [{ content_id: episodeId, content_type: 'product' }], video_id: catalog.playable.id, value: 0, currency: 'USD' },
       ]);
       expect(calls.bigo).toEqual([['init', PIXEL_IDS.bigo], ['event', 'page_view'], ['event', 'ec_detail_view'], ['event', 'page_view']]);
+      await context.close();
+    });
+
+    it('opening a password-reset link leaves no token in the address bar and sends none to the ad pixels or to our own', async () => {
+      const context = await newContext();
+      const page = await newPage(context);
+      const token = randomBytes(32).toString('base64url');
+      // Every request after the page's own: its address and headers (a Referer, our pixel's x- headers).
+      const carried: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() !== 'document') carried.push(`${request.method()} ${request.url()} ${JSON.stringify(request.headers())}`);
+      });
+      const hits = staticsHits(page);
+      await page.goto(`/retrievePassword?reset=${token}`);
+      await page.getByLabel('New password').waitFor();
+      expect(page.url()).toBe(`${site.baseUrl}/retrievePassword`);
+
+      // The page view reached every vendor's stand-in and our own pixel, with the address as it now is.
+      const calls = await waitForPixelCalls(page, pageViewsRecorded(1));
+      expect(callsNamed(calls.google, 'event', 'page_view')[0]![2]).toEqual({ page_path: '/retrievePassword', page_location: `${site.baseUrl}/retrievePassword` });
+      await poll('the page view of our own pixel', 10_000, async () => (hits.some((hit) => hit.get('event') === 'page_view') ? true : undefined), 200);
+      // What a vendor's own script reads for itself.
+      expect(await page.evaluate(() => [location.href, document.URL, document.referrer, JSON.stringify(history.state)].join(' '))).not.toContain(token);
+
+      // The page kept it in memory: the reset call carries it, in its body.
+      const resetCall = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/user/password/reset');
+      await page.getByLabel('New password').fill('correct-horse-9');
+      await page.getByLabel('Repeat password').fill('correct-horse-9');
+      await page.getByRole('button', { name: 'Save new password' }).click();
+      expect(JSON.parse((await resetCall).postData() ?? '{}')).toMatchObject({ token });
+      await page.getByRole('alert').getByText('This reset link is invalid or has expired. Ask for a new one.').waitFor();
+
+      expect(JSON.stringify(await pixelCalls(page))).not.toContain(token);
+      expect(carried.filter((request) => request.includes(token))).toEqual([]);
       await context.close();
     });
 

@@ -6,6 +6,11 @@
 import './styles/base.css';
 import './styles/shell.css';
 import './styles/components.css';
+import { stripLandingSecrets } from './lib/sensitiveUrl';
+
+// First of all: a reset token or sign-in code in the address is kept in memory and taken out of the
+// address bar before any pixel, analytics or Sentry code (all of it loaded by main.tsx) could read it.
+stripLandingSecrets();
 
 const app = document.getElementById('app');
 const serverRendered = Boolean(app?.hasAttribute('data-server-rendered'));

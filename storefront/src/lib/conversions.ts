@@ -1,6 +1,7 @@
 import { EVENT_DEFAULTS, trackEvent } from '../api/analytics';
 import type { Money } from './format';
 import { purchaseEventId, trackPixels } from './adPixels';
+import { scrubUrl } from './sensitiveUrl';
 import { readStored, STORAGE_KEYS, writeStored } from './storage';
 
 /**
@@ -8,9 +9,10 @@ import { readStored, STORAGE_KEYS, writeStored } from './storage';
  * aggregates) and to the advertisers' pixels (lib/adPixels.ts), under the names each one counts.
  */
 
+/** Our pixel gets the path; the vendors the address too, without a secret a landing link may still carry. */
 export function trackPageView(path: string): void {
   trackEvent('page_view', { path });
-  trackPixels('page_view', { path, url: window.location.href });
+  trackPixels('page_view', { path, url: scrubUrl(window.location.href) });
 }
 
 /** An episode opened on the video page: `video_view` is what the analytics service counts as a video view. */

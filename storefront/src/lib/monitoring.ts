@@ -1,9 +1,13 @@
 import { trackEvent } from '../api/analytics';
+import { scrubText } from './sensitiveUrl';
 
 // Error reporting and performance monitoring (spec section 9), sent through our own analytics pixel,
 // and to Sentry where the site has a DSN: three traces in ten, a session replay in ten, and a
 // replay of one session in ten that meets an error.
 export const MONITORING = { traceSampleRate: 0.3, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 0.1 } as const;
+
+/** An error's message as our analytics receives it: short, and without a secret of an address in it. */
+const reportedMessage = (message: string) => scrubText(message).slice(0, 200);
 
 export function monitoringEnvironment(hostname: string): 'sandbox' | 'production' {
   return hostname.includes('.cc') ? 'sandbox' : 'production';
@@ -32,7 +36,7 @@ export function reportRecoverableError(error: unknown, info: { componentStack?: 
   recoverableErrors += 1;
   const message = error instanceof Error ? error.message : String(error);
   console.error('React recovered from an error', error, info.componentStack ?? '');
-  trackEvent('js_error', { environment: monitoringEnvironment(window.location.hostname), kind: 'recoverable', message: message.slice(0, 200), path: window.location.pathname });
+  trackEvent('js_error', { environment: monitoringEnvironment(window.location.hostname), kind: 'recoverable', message: reportedMessage(message), path: window.location.pathname });
   void sentry?.then((Sentry) => Sentry?.captureException(error, { tags: { recoverable: 'true' }, contexts: { react: { componentStack: info.componentStack ?? '' } } }));
 }
 
@@ -48,11 +52,11 @@ export function installMonitoring(random: () => number = Math.random): void {
     );
   }
   window.addEventListener('error', (event) => {
-    trackEvent('js_error', { environment, message: String(event.message).slice(0, 200), path: window.location.pathname });
+    trackEvent('js_error', { environment, message: reportedMessage(String(event.message)), path: window.location.pathname });
   });
   window.addEventListener('unhandledrejection', (event) => {
     const reason = event.reason instanceof Error ? event.reason.message : String(event.reason);
-    trackEvent('js_error', { environment, message: reason.slice(0, 200), path: window.location.pathname });
+    trackEvent('js_error', { environment, message: reportedMessage(reason), path: window.location.pathname });
   });
   if (random() < MONITORING.traceSampleRate) {
     window.addEventListener('load', () => {

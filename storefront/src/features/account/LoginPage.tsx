@@ -3,6 +3,7 @@ import { FormField } from '../../components/FormField';
 import { useT } from '../../i18n/I18nProvider';
 import { showToast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { useLandingSecret } from '../../lib/useLandingSecret';
 import { AuthLayout } from './AuthLayout';
 import { useLogin } from './queries';
 import { SocialLogin } from './SocialLogin';
@@ -30,7 +31,7 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const login = useLogin();
   const redirect = safeRedirect(params.get('redirect'));
-  const signingIn = useProviderSignInReturn(params.get('oauth'), redirect);
+  const signingIn = useProviderSignInReturn(useLandingSecret('oauth'), redirect);
   const failure = params.get('oauthError');
   useDocumentTitle(t('auth.login'));
   const form = useAccountForm('login', async ({ email, password }) => {

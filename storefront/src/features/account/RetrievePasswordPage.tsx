@@ -1,18 +1,23 @@
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { FormField } from '../../components/FormField';
 import { useT } from '../../i18n/I18nProvider';
 import { showToast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { useLandingSecret } from '../../lib/useLandingSecret';
 import { AuthLayout } from './AuthLayout';
 import { useForgotPassword, useResetPassword } from './queries';
 import { useAccountForm } from './useAccountForm';
 
-/** /retrievePassword asks for a reset link; the mailed link, /retrievePassword?reset=<token>, sets the new password. */
+/**
+ * /retrievePassword asks for a reset link; the mailed link, /retrievePassword?reset=<token>, sets the
+ * new password. boot.ts took the token out of the address before any pixel could read it: the page has
+ * it from memory.
+ */
 export function RetrievePasswordPage() {
   const t = useT();
-  const token = useSearchParams()[0].get('reset');
+  const token = useLandingSecret('reset');
   useDocumentTitle(t('reset.title'));
   return (
     <AuthLayout title={t('reset.title')} subtitle={token ? t('reset.newPasswordSubtitle') : t('reset.requestSubtitle')}>

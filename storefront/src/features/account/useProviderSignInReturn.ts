@@ -9,8 +9,8 @@ import { showToast } from '../../lib/toast';
 import { useSignInExchange } from './queries';
 
 /**
- * Finishes a provider sign-in that came back to /login with `?oauth=<one-time code>`: exchanges the
- * code once (the browser sends the cookie the start set) and goes on to `redirect`; a code that cannot
+ * Finishes a provider sign-in that came back to /login with `?oauth=<one-time code>` (`code`: boot.ts
+ * took it out of the address, lib/sensitiveUrl.ts): exchanges the code once (the browser sends the cookie the start set) and goes on to `redirect`; a code that cannot
  * be exchanged (spent, expired, or not started in this browser) comes back as `?oauthError=code`.
  * Answers whether it is at work.
  */
