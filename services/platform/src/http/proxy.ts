@@ -63,7 +63,8 @@ export function forwardTo(baseUrl: string, internalToken: string, logger: Logger
     upstream.setTimeout(100_000, () => upstream.destroy(new Error('service timed out')));
     upstream.on('error', (error) => {
       call?.end({ error });
-      logger.error({ err: error, target: baseUrl, path: req.originalUrl, requestId: req.context?.requestId }, 'service unreachable');
+      // The path only: a query may hold a provider's code and state, or a token.
+      logger.error({ err: error, target: baseUrl, path: req.originalUrl.split('?')[0], requestId: req.context?.requestId }, 'service unreachable');
       if (res.headersSent) return void res.destroy();
       breaker?.failed();
       refuse(res);
