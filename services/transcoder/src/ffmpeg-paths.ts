@@ -30,13 +30,24 @@ export function ffprobePath(): string {
 }
 
 /**
+ * The whole environment ffmpeg and ffprobe run with: PATH, the locale (LANG, LC_ALL, when set) and
+ * their temp folder. They parse untrusted uploads: none of the process's secrets (DATABASE_URL,
+ * STRIPE_SECRET_KEY, ADMIN_TOKEN, INTERNAL_TOKEN, MEDIA_SECRET) is theirs to read.
+ */
+export function ffmpegEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'LANG', 'LC_ALL', 'TMPDIR']) if (process.env[name]) env[name] = process.env[name];
+  return env;
+}
+
+/**
  * Environment for running ffprobe. The npm static build links glibc's iconv, which loads the host's
  * (mismatched) gconv modules to decode MPEG-TS service names and segfaults on every .ts file; with
  * GCONV_PATH pointing nowhere iconv fails cleanly and ffprobe keeps the raw names. Other builds
  * use their own system's modules and need nothing.
  */
 export function ffprobeEnv(): NodeJS.ProcessEnv {
-  return ffprobePath() === ffprobeInstaller.path ? { ...process.env, GCONV_PATH: '/dev/null' } : process.env;
+  return ffprobePath() === ffprobeInstaller.path ? { ...ffmpegEnv(), GCONV_PATH: '/dev/null' } : ffmpegEnv();
 }
 
 /** The binaries and environment together, as tests and tools that shell out to them take them. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
-import { ffmpegPath } from './ffmpeg-paths.ts';
+import { ffmpegEnv, ffmpegPath } from './ffmpeg-paths.ts';
 import type { RunLimits } from './limits.ts';
 
 /** One ffmpeg run as plain data, so the pipeline and a bare-ffmpeg baseline run the same thing. */
@@ -41,6 +41,7 @@ export function ffmpegArgs(run: FfmpegInvocation): string[] {
 
 export interface ToolRunOptions extends Partial<RunLimits> {
   cwd?: string;
+  /** Its whole environment: ffmpegEnv() unless given (ffprobeEnv()), never the process's own. */
   env?: NodeJS.ProcessEnv;
   /** Its TMPDIR: scratch space of the job, removed with it. */
   tmpDir?: string;
@@ -89,7 +90,7 @@ export async function runFfmpegTool(binary: string, args: string[], options: Too
     ...args,
   ];
   return new Promise((resolve, reject) => {
-    const env = { ...(options.env ?? process.env), ...(options.tmpDir ? { TMPDIR: options.tmpDir } : {}) };
+    const env = { ...(options.env ?? ffmpegEnv()), ...(options.tmpDir ? { TMPDIR: options.tmpDir } : {}) };
     const child = spawn(command[0]!, command.slice(1), { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

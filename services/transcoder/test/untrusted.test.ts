@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  DEFAULT_LIMITS, FfmpegError, ffmpegPath, InvalidMediaError, probeMedia, runFfmpeg, transcodeToHls,
+  DEFAULT_LIMITS, FfmpegError, ffmpegPath, ffprobePath, InvalidMediaError, probeMedia, runFfmpeg, transcodeToHls,
 } from '../src/index.ts';
 import { makeClip, scratchDir } from './media.ts';
 
@@ -38,6 +38,8 @@ afterAll(async () => {
 
 afterEach(() => {
   delete process.env.FFMPEG_PATH;
+  delete process.env.FFPROBE_PATH;
+  vi.unstubAllEnvs();
 });
 
 const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
@@ -97,6 +99,40 @@ describe('the ffmpeg run', () => {
     expect(noted).toMatch(new RegExp(`^tmp=${join(dir.path, 'noted')}/\\.hls\\.tmp-[\\w-]+-ffmpeg$`, 'm'));
     expect(noted).toContain(`-f mov -protocol_whitelist file -format_whitelist mov,matroska,avi,mpegts,flv -max_pixels 16777216 -i ${clip}`);
     expect(await readdir(join(dir.path, 'noted'))).toEqual(['hls']);
+  });
+
+  it('ffmpeg and ffprobe get PATH, the locale and their TMPDIR: none of the secrets of the process', async () => {
+    const secrets = {
+      DATABASE_URL: 'postgres://cliffhanger:db-password@db/cliffhanger',
+      STRIPE_SECRET_KEY: 'sk_live_0123456789',
+      ADMIN_TOKEN: 'admin-token-0123456789',
+      INTERNAL_TOKEN: 'internal-token-0123456789',
+      MEDIA_SECRET: 'media-secret-0123456789abcdefghijklmnop',
+    };
+    for (const [name, value] of Object.entries({ ...secrets, LANG: 'C.UTF-8' })) vi.stubEnv(name, value);
+    // Stand-ins that note the environment they were started with, then run the real binaries.
+    const noting = async (tool: string, real: string) => {
+      const wrapper = join(dir.path, `env-noting-${tool}.sh`);
+      await writeFile(wrapper, `#!/bin/sh\n/usr/bin/env > "${join(dir.path, `${tool}-env.txt`)}"\nexec "${real}" "$@"\n`, { mode: 0o755 });
+      return wrapper;
+    };
+    process.env.FFMPEG_PATH = await noting('ffmpeg', ffmpegPath());
+    process.env.FFPROBE_PATH = await noting('ffprobe', ffprobePath());
+    await transcodeToHls({ input: clip, outputDir: join(dir.path, 'env', 'hls'), preset: 'ultrafast' });
+
+    // What sh itself sets (PWD, SHLVL, `_`) aside.
+    const environmentOf = async (tool: string) =>
+      Object.fromEntries((await readFile(join(dir.path, `${tool}-env.txt`), 'utf8')).split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s, 2)).filter(([name]) => !['PWD', 'OLDPWD', 'SHLVL', '_'].includes(name!)));
+    const ffmpeg = await environmentOf('ffmpeg');
+    expect(Object.keys(ffmpeg).sort()).toEqual(['LANG', 'PATH', 'TMPDIR', ...(process.env.LC_ALL ? ['LC_ALL'] : [])].sort());
+    expect(ffmpeg).toMatchObject({ PATH: process.env.PATH, LANG: 'C.UTF-8', TMPDIR: expect.stringMatching(/\.hls\.tmp-[\w-]+-ffmpeg$/) });
+    const ffprobe = await environmentOf('ffprobe');
+    expect(Object.keys(ffprobe).every((name) => ['PATH', 'LANG', 'LC_ALL', 'TMPDIR'].includes(name))).toBe(true);
+    const everything = JSON.stringify([ffmpeg, ffprobe]);
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(everything).not.toContain(name);
+      expect(everything).not.toContain(value);
+    }
   });
 
   it('the time limit kills a runaway ffmpeg, fails the upload for good and leaves nothing behind', async () => {
