@@ -148,10 +148,14 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     const elsewhere = await call('POST', '/api/user/oauth/exchange', { body: { code } });
     expect(elsewhere.code).toBe(422);
     const again = await fetch(`${gateway}/api/user/oauth/google/start?redirect=/my`, { redirect: 'manual', headers: { cookie: cookie! } });
+    // Every start binds with a binding of its own, never the cookie the browser sent: the browser keeps the new one.
+    const rebound = again.headers.getSetCookie().find((line) => line.startsWith('cliffhanger_sign_in='))?.split(';')[0];
+    expect(rebound).toBeDefined();
+    expect(rebound).not.toBe(cookie);
     op.signInAs(person);
     const second = await throughProvider(again.headers.get('location')!, `${gateway}/api/user/oauth/google/callback`);
     const back = await fetch(`${gateway}${second.pathname}${second.search}`, { redirect: 'manual' });
-    const exchanged = await call('POST', '/api/user/oauth/exchange', { token, headers: { cookie: cookie! }, body: { code: new URL(back.headers.get('location')!, gateway).searchParams.get('oauth') } });
+    const exchanged = await call('POST', '/api/user/oauth/exchange', { token, headers: { cookie: rebound! }, body: { code: new URL(back.headers.get('location')!, gateway).searchParams.get('oauth') } });
     expect(exchanged.data).toMatchObject({ id: guest.data.id, kind: 'member', email: `${person}@example.com` });
   });
 

@@ -95,7 +95,7 @@ export function userRoutes(users: UserService, social: SocialSignIn): Router {
   // Top-level navigations of the browser: they answer redirects, never to be cached (each is one attempt).
   router.get('/api/user/oauth/:provider/start', async (req, res) => {
     const query = parseInput(signInStartQuery, req.query);
-    const { location, binding } = await social.start(req.params.provider, { returnTo: query.redirect, binding: bindingOf(req) });
+    const { location, binding } = await social.start(req.params.provider, { returnTo: query.redirect });
     if (binding) res.cookie(BINDING_COOKIE, binding, { ...bindingCookie, maxAge: BINDING_COOKIE_SECONDS * 1000 });
     res.setHeader('cache-control', 'no-store').redirect(302, location);
   });

@@ -115,10 +115,12 @@ export function createSocialSignIn(deps: SocialSignInDeps) {
     /**
      * Starts a sign-in: answers the provider's page to send the browser to, and the binding for the
      * browser's cookie; or /login with `oauthError=provider`, and no binding, when the provider cannot
-     * be reached (its metadata is unknown yet). `binding` is the browser's cookie, kept when it has
-     * one, so sign-ins started in two of its tabs both work.
+     * be reached (its metadata is unknown yet). The binding is new every time, never the cookie the
+     * browser sent: a value someone planted there (a sibling subdomain can set it) would let them use
+     * the code of the sign-in it binds. So of two sign-ins started in one browser, the later one
+     * finishes.
      */
-    async start(name: string, options: { returnTo: string | undefined; binding: string | undefined }): Promise<{ location: string; binding: string | null }> {
+    async start(name: string, options: { returnTo: string | undefined }): Promise<{ location: string; binding: string | null }> {
       const provider = providerOf(name);
       const returnTo = safeReturnPath(options.returnTo);
       const { token: state, hash: stateHash } = newToken();
@@ -131,7 +133,7 @@ export function createSocialSignIn(deps: SocialSignInDeps) {
         return { location: loginPage({ oauthError: 'provider', redirect: returnTo }), binding: null };
       }
       const { url, nonce } = signInPage;
-      const binding = looksLikeToken(options.binding) ? options.binding : newToken().token;
+      const binding = newToken().token;
       await repo.insertOAuthFlow(database.db, {
         stateHash,
         provider,

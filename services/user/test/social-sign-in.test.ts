@@ -160,9 +160,10 @@ describe('which providers the site offers', () => {
     expect(attributes.filter((attribute) => !attribute.startsWith('Expires=')).sort()).toEqual(['HttpOnly', 'Max-Age=900', 'Path=/api/user/oauth', 'SameSite=Lax', 'Secure']);
     expect(await rows(sql`select browser_binding from users.oauth_flows where state_hash = ${stateHashOf(started.location!)}`)).toEqual([{ browser_binding: sha256(binding) }]);
 
-    // A second start in the same browser (another tab) keeps its binding, so both sign-ins can finish.
+    // A second start in the same browser (another tab) gets a binding of its own, never the one the browser sent.
     const again = await start('facebook', {}, browser);
-    expect(again.setCookie!.split(';')[0]).toBe(`${BINDING_COOKIE}=${binding}`);
+    expect(again.setCookie!.split(';')[0]).toMatch(new RegExp(`^${BINDING_COOKIE}=[A-Za-z0-9_-]{43}$`));
+    expect(again.setCookie!.split(';')[0]).not.toBe(`${BINDING_COOKIE}=${binding}`);
     const other = await start('google', {}, { cookie: `${BINDING_COOKIE}=not-a-binding` });
     expect(other.setCookie!.split(';')[0]).not.toBe(`${BINDING_COOKIE}=not-a-binding`);
   });
@@ -303,6 +304,17 @@ describe('the checks of every sign-in', () => {
     op.signInAs(person());
     const landing = await callback(await throughProvider(started.location!, callbackOf('google')));
     expect(landing.searchParams.get('oauthError')).toBe('provider');
+  });
+
+  it('binds each start with a binding of its own making, never one the browser sent: a planted binding opens none of its sign-ins', async () => {
+    // Whoever can plant a cookie in the viewer's browser (a page on a sibling subdomain) knows its value...
+    const planted = `${BINDING_COOKIE}=${randomBytes(32).toString('base64url')}`;
+    const viewer: Browser = { cookie: planted };
+    const { landing } = await signIn('google', person(), { browser: viewer });
+    expect(viewer.cookie).toMatch(new RegExp(`^${BINDING_COOKIE}=[A-Za-z0-9_-]{43}$`));
+    expect(viewer.cookie).not.toBe(planted);
+    // ...but not the binding the site made: the viewer's code, should it leak, signs nobody in with it.
+    expect(await exchange(landing.searchParams.get('oauth'), { cookie: planted })).toMatchObject({ status: 200, code: 422 });
   });
 
   it('a one-time code works once, in the browser that started the sign-in, before it expires; never a 5xx', async () => {
