@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -102,12 +103,14 @@ describe('the ffmpeg run', () => {
   });
 
   it('ffmpeg and ffprobe get PATH, the locale and their TMPDIR: none of the secrets of the process', async () => {
+    // Made up for this run: the test looks for each value in what the children were given.
+    const made = () => randomBytes(16).toString('hex');
     const secrets = {
-      DATABASE_URL: 'postgres://cliffhanger:db-password@db/cliffhanger',
-      STRIPE_SECRET_KEY: 'sk_live_0123456789',
-      ADMIN_TOKEN: 'admin-token-0123456789',
-      INTERNAL_TOKEN: 'internal-token-0123456789',
-      MEDIA_SECRET: 'media-secret-0123456789abcdefghijklmnop',
+      DATABASE_URL: `postgres://cliffhanger:${made()}@db/cliffhanger`,
+      STRIPE_SECRET_KEY: made(),
+      ADMIN_TOKEN: made(),
+      INTERNAL_TOKEN: made(),
+      MEDIA_SECRET: made(),
     };
     for (const [name, value] of Object.entries({ ...secrets, LANG: 'C.UTF-8' })) vi.stubEnv(name, value);
     // Stand-ins that note the environment they were started with, then run the real binaries.
