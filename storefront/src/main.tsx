@@ -72,16 +72,18 @@ export async function start(): Promise<'hydrated' | 'rendered'> {
     const preferred = startingLanguage();
     // The server rendered in the language of the visitor's Accept-Language (<html lang>); the
     // visitor may have chosen another here: the page hydrates in the server's and switches after.
-    const rendered = serverRendered ? preferredLanguage(null, [document.documentElement.lang]) : preferred;
+    // Without its loader data the server's render cannot be repeated here: rendered on the client, in
+    // the visitor's own language at once.
+    const hydrating = serverRendered && loaderDataRead;
+    const rendered = hydrating ? preferredLanguage(null, [document.documentElement.lang]) : preferred;
     const [initial, pageLoaded] = await Promise.all([
       loadLanguage(rendered),
       preloadPage(window.location.pathname),
       // Fetched alongside, so the switch right after hydration waits for nothing.
       rendered === preferred ? null : loadLanguage(preferred),
     ]);
-    // Without its loader data the server's render cannot be repeated here; a page whose chunk failed
-    // to load would hydrate only once a second try brings it: both are rendered on the client.
-    const hydrate = serverRendered && loaderDataRead && pageLoaded;
+    // A page whose chunk failed to load would hydrate only once a second try brings it: rendered on the client.
+    const hydrate = hydrating && pageLoaded;
     document.documentElement.lang = htmlLangOf(initial.language);
     const tree = (
       <App queryClient={queryClient} initial={initial} preferred={preferred}>
