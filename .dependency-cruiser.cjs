@@ -4,6 +4,13 @@
 module.exports = {
   forbidden: [
     {
+      name: 'no-circular',
+      comment: 'No circle of imports, type-only ones included (options.tsPreCompilationDeps): each file can be read, and tested, after the files it imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: 'platform-imports-no-service',
       comment: 'The platform is the shared kit: it knows no service, no gateway and no storefront.',
       severity: 'error',
@@ -46,6 +53,20 @@ module.exports = {
       to: { path: '^storefront/src/features/(?!$1/)[^/]+/' },
     },
     {
+      name: 'catalog-admin-apart-from-browsing',
+      comment: "The catalog's content administration and its browsing are parts of their own (docs/architecture.md): neither imports the other's files.",
+      severity: 'error',
+      from: { path: '^services/catalog/src/(admin|admin-routes|subtitle-admin|resumable-uploads)\\.ts$' },
+      to: { path: '^services/catalog/src/(service|routes|rankings|feed)\\.ts$' },
+    },
+    {
+      name: 'catalog-browsing-apart-from-admin',
+      comment: "The catalog's browsing and its content administration are parts of their own (docs/architecture.md): neither imports the other's files.",
+      severity: 'error',
+      from: { path: '^services/catalog/src/(service|routes|rankings|feed)\\.ts$' },
+      to: { path: '^services/catalog/src/(admin|admin-routes|subtitle-admin|resumable-uploads)\\.ts$' },
+    },
+    {
       name: 'declared-dependencies',
       comment: "Every package a workspace imports is in that workspace's package.json.",
       severity: 'error',
@@ -63,6 +84,8 @@ module.exports = {
     // TypeScript's own parser, through the TypeScript 5 API: run by scripts/depcruise.mjs, which
     // hands this tool the typescript-5 package (the project itself compiles with TypeScript 7).
     parser: 'tsc',
+    // Type-only imports count as dependencies too: a circle through types is still a circle to read.
+    tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '(^|/)(node_modules|dist|gen)/' },
     tsConfig: { fileName: 'tsconfig.json' },

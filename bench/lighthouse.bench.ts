@@ -8,8 +8,7 @@
 // Beside the scores, the series page's main-thread time at load (Lighthouse's mainthread-work-breakdown)
 // against a bare page of hls.js (bench/servers/bare-hls.ts) playing the same master playlist URL, with
 // the same preset and slowdown.
-import { execFileSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +16,8 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { demoCatalog } from '@cliffhanger/demo';
 import { benchDir, startServer } from './lib.ts';
-import { freePort, siteProcess, until } from './site.ts';
+import { eventually, freePort, type SiteProcess } from '@cliffhanger/platform/testing';
+import { startSiteProcessForBench } from './site.ts';
 
 const GOALS = { performance: 95, seo: 100, accessibility: 100 };
 /** The series page's main-thread time at load over the bare hls.js page's, at most. */
@@ -30,12 +30,6 @@ const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const ADMIN_TOKEN = 'lighthouse-bench-admin-token-0123456789';
 const root = path.resolve(benchDir, '..');
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
 
 const json = async (url: string, headers: Record<string, string> = {}) => (await (await fetch(url, { headers })).json()) as { code: number; data: any };
 
@@ -137,23 +131,25 @@ execFileSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'lighthouse-site-'));
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
-let site = siteProcess(port, dataDir, { demo: true, adminToken: ADMIN_TOKEN });
+let site: SiteProcess | undefined;
 let status = 0;
 let bare: Awaited<ReturnType<typeof startServer>> | undefined;
 try {
   // First start: the demo catalog's series, covers and sections, and its first playable episode.
-  await until('the demo catalog', 15 * 60_000, async () => ((await fetch(`${origin}/readyz`)).ok ? true : null));
-  await stop(site);
-  site = siteProcess(port, dataDir, { demo: false, adminToken: ADMIN_TOKEN });
-  await until('the second start', 120_000, async () => ((await fetch(`${origin}/readyz`)).ok ? true : null));
-  await until('the transcodes in flight', 10 * 60_000, () => transcodesSettled(origin));
+  site = await startSiteProcessForBench({ port, dataDir, demo: true, adminToken: ADMIN_TOKEN, readyTimeoutMs: 15 * 60_000, readyWhat: 'the demo catalog' });
+  await site.stop();
+  site = await startSiteProcessForBench({ port, dataDir, demo: false, adminToken: ADMIN_TOKEN, readyTimeoutMs: 120_000, readyWhat: 'the second start' });
+  await eventually(() => transcodesSettled(origin), { timeoutMs: 10 * 60_000, what: 'the transcodes in flight', intervalMs: 500, retryErrors: true });
 
   const { data: homepage } = await json(`${origin}/api/homepage`);
   const candidates: string[] = [...homepage.carousel.items, ...homepage.sections.flatMap((section: { items: unknown[] }) => section.items)].map((card: any) => card.id);
-  const playable = await until('a series with a playable first episode', 10_000, async () => {
-    for (const id of candidates) if ((await json(`${origin}/api/video?id=${encodeURIComponent(id)}`)).data.episodes[0]?.ready) return id;
-    return null;
-  });
+  const playable = await eventually(
+    async () => {
+      for (const id of candidates) if ((await json(`${origin}/api/video?id=${encodeURIComponent(id)}`)).data.episodes[0]?.ready) return id;
+      return null;
+    },
+    { timeoutMs: 10_000, what: 'a series with a playable first episode', intervalMs: 500, retryErrors: true },
+  );
 
   // The episode the series page plays (a new visitor: the first), and its master playlist URL as the
   // site gives it to the player; the bare page plays that URL, passed through to the site.
@@ -219,7 +215,7 @@ try {
   );
 } finally {
   await bare?.stop();
-  await stop(site);
+  await site?.stop();
   await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
 }
 process.exit(status);

@@ -27,7 +27,7 @@ if (process.env.BENCH_ROLE === 'bare') {
   const apart = {
     TARGET: 'gateway',
     INTERNAL_TOKEN: 'bench-internal-token-0123',
-    ADMIN_TOKEN: 'bench-admin-token-0123456789',
+    METRICS_TOKEN: 'bench-metrics-token-0123456789',
     MEDIA_SECRET: 'bench-media-secret-0123456789abcdef',
     ...Object.fromEntries(registry.modules.map((module) => [`${module.name.toUpperCase()}_SERVICE_URL`, 'http://127.0.0.1:9'])),
   };
@@ -61,7 +61,7 @@ if (process.env.BENCH_ROLE === 'bare') {
   ]);
   // What became of the hits, as the gateway counts them (pixel_hits_total), once it wrote the rest at stop.
   const outcomes = async () => {
-    const metrics = await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${apart.ADMIN_TOKEN}` } }).then((r) => r.text());
+    const metrics = await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${apart.METRICS_TOKEN}` } }).then((r) => r.text());
     return Object.fromEntries([...metrics.matchAll(/^pixel_hits_total\{outcome="(\w+)"[^}]*\} (\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
   };
   const answered = await outcomes();

@@ -1,5 +1,5 @@
 // Search at catalog scale: the statement behind GET /api/homepage/query?keyword= (the catalog
-// repository's searchVideoIds, one page of 20, on the pool the service uses) against a primary-key
+// search repository's searchVideoIds, one page of 20, on the pool the service uses) against a primary-key
 // lookup of a series (videoById) on the same database, in turns, at 1,000 and then 100,000 series
 // of a scratch PostgreSQL database (BENCH_DATABASE_URL, an admin connection; dropped at the end).
 // The keywords are what viewers type: a whole title, two words of one, a typo in a phrase, a typo
@@ -8,8 +8,9 @@
 import pg from 'pg';
 import { migrate, openPostgres, type Database } from '@cliffhanger/platform';
 import { catalogMigrations } from '@cliffhanger/catalog';
-// The repository is the catalog's own; the bench measures its query, not a copy of it.
+// The repositories are the catalog's own; the bench measures their queries, not copies of them.
 import { catalogRepository as repo } from '../services/catalog/src/repository.ts';
+import { searchRepository } from '../services/catalog/src/search-repository.ts';
 import { seededId, seedSearchCatalog } from '../services/catalog/test/search-catalog.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -44,7 +45,7 @@ async function measure(database: Database, size: number) {
   const searches: number[] = [];
   const lookups: number[] = [];
   const byKeyword = new Map<string, number[]>(KEYWORDS.map((keyword) => [keyword, []]));
-  const search = (keyword: string) => repo.searchVideoIds(database.db, keyword, 0, 21);
+  const search = (keyword: string) => searchRepository.searchVideoIds(database.db, keyword, 0, 21);
   const lookup = (i: number) => repo.videoById(database.db, seededId((i * 7919) % size));
   for (const keyword of KEYWORDS) await Promise.all([search(keyword), lookup(keyword.length)]);
   const started = Date.now();

@@ -1,16 +1,11 @@
 // The whole site as `npm start` runs it (the gateway's entry point, production settings, the built
 // storefront), on a fresh data directory without the demo catalog, with series uploaded through the
 // admin API: for benchmarks that drive a browser against the real thing.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { benchDir } from './lib.ts';
+import { eventually, freePort, repoRoot, startSiteProcess, type SiteProcess, type SiteProcessOptions } from '@cliffhanger/platform/testing';
 
-const root = path.resolve(benchDir, '..');
+const root = repoRoot;
 const ADMIN_TOKEN = 'bench-site-admin-token-0123456789abcdef';
 
 export interface BenchSite {
@@ -20,41 +15,23 @@ export interface BenchSite {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Waits until `check` answers something (not null and not throwing), trying every half second. */
-export async function until<T>(what: string, timeoutMs: number, check: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await check().catch(() => null);
-    if (value !== null) return value;
-    await sleep(500);
-  }
-  throw new Error(`${what} did not happen in ${timeoutMs / 1000} s`);
-}
-
 /**
  * `npm start`'s entry point on a data directory, as a production site runs it (no mail is sent, test
- * payments asked for by name, a benchmark's one address far over the per-address limits).
+ * payments asked for by name, a benchmark's one address far over the per-address limits), once it is ready.
  */
-export function siteProcess(port: number, dataDir: string, options: { demo: boolean; adminToken: string }): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'gateway/src/main.ts')], {
-    cwd: root,
+export async function startSiteProcessForBench(options: { demo: boolean; adminToken: string } & Omit<SiteProcessOptions, 'env'>): Promise<SiteProcess> {
+  const { demo, adminToken, ...rest } = options;
+  const port = rest.port ?? (await freePort());
+  return startSiteProcess({
+    dataDirPrefix: 'bench-site-',
+    echoErrors: true,
+    ...rest,
+    port,
     env: {
-      ...process.env,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DEMO: options.demo ? '1' : '0',
-      ADMIN_TOKEN: options.adminToken,
+      DEMO: demo ? '1' : '0',
+      ADMIN_TOKEN: adminToken,
       SMTP_URL: 'smtp://127.0.0.1:2525',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       PAYMENT_PROVIDER: 'sandbox',
@@ -63,33 +40,13 @@ export function siteProcess(port: number, dataDir: string, options: { demo: bool
       RATE_LIMIT_HISTORY_PER_MINUTE: '1000000',
       RATE_LIMIT_PIXEL_PER_MINUTE: '1000000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
 export async function startSite(): Promise<BenchSite> {
   execFileSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root });
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-site-'));
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = siteProcess(port, dataDir, { demo: false, adminToken: ADMIN_TOKEN });
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  try {
-    await until('the site start', 180_000, async () => {
-      if (child.exitCode !== null) throw new Error(`the site exited with ${child.exitCode}`);
-      return (await fetch(`${origin}/readyz`)).ok ? true : null;
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { origin, mediaDir: path.join(dataDir, 'media'), stop };
+  const site = await startSiteProcessForBench({ demo: false, adminToken: ADMIN_TOKEN, readyTimeoutMs: 180_000, readyWhat: 'the site start' });
+  return { origin: site.origin, mediaDir: path.join(site.dataDir, 'media'), stop: site.stop };
 }
 
 interface Envelope<T> {
@@ -124,9 +81,12 @@ export async function uploadSeries(site: BenchSite, title: string, clip: Buffer,
       body: new Uint8Array(clip),
     });
   }
-  const episodes = await until('the transcodes', 15 * 60_000, async () => {
-    const { episodes: listed } = await call<{ episodes: (UploadedEpisode & { ready: boolean })[] }>(`${site.origin}/api/video?id=${encodeURIComponent(video.id)}`);
-    return listed.length === count && listed.every((episode) => episode.ready) ? listed.map(({ id, number }) => ({ id, number })) : null;
-  });
+  const episodes = await eventually(
+    async () => {
+      const { episodes: listed } = await call<{ episodes: (UploadedEpisode & { ready: boolean })[] }>(`${site.origin}/api/video?id=${encodeURIComponent(video.id)}`);
+      return listed.length === count && listed.every((episode) => episode.ready) ? listed.map(({ id, number }) => ({ id, number })) : null;
+    },
+    { timeoutMs: 15 * 60_000, what: 'the transcodes', intervalMs: 500, retryErrors: true },
+  );
   return { id: video.id, episodes };
 }

@@ -16,16 +16,21 @@ export const payloadSchemas = {
   'order.created': v1.OrderCreatedSchema,
   'payment.succeeded': v1.PaymentSucceededSchema,
   'payment.failed': v1.PaymentFailedSchema,
+  'order.refunded': v1.OrderRefundedSchema,
+  'payment.disputed': v1.PaymentDisputedSchema,
+  'payment.dispute_closed': v1.PaymentDisputeClosedSchema,
   'subscription.started': v1.SubscriptionChangedSchema,
   'subscription.renewed': v1.SubscriptionChangedSchema,
   'subscription.canceled': v1.SubscriptionChangedSchema,
   'subscription.expired': v1.SubscriptionChangedSchema,
   'subscription.past_due': v1.SubscriptionChangedSchema,
+  'subscription.granted': v1.SubscriptionGrantedSchema,
   'purchases.merged': v1.PurchasesMergedSchema,
   'statics.hit': v1.StaticsHitSchema,
   'upload.received': v1.UploadReceivedSchema,
   'transcode.completed': v1.TranscodeCompletedSchema,
   'transcode.failed': v1.TranscodeFailedSchema,
+  'admin.audited': v1.AdminAuditedSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventType = keyof typeof payloadSchemas;

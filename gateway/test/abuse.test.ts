@@ -102,22 +102,39 @@ describe.skipIf(!realRedisUrl)('limits across gateway replicas', () => {
 });
 
 describe('operations in production', () => {
+  const METRICS_TOKEN = 'test-metrics-token-0123456789';
+  const production = { NODE_ENV: 'production', DEMO: '0', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_URL: 'https://cliffhanger.example', PAYMENT_PROVIDER: 'sandbox' };
   let site: Site;
   beforeAll(async () => {
-    site = await startSite({
-      modules: registry.modules,
-      env: { NODE_ENV: 'production', DEMO: '0', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_URL: 'https://cliffhanger.example', PAYMENT_PROVIDER: 'sandbox' },
-    });
+    site = await startSite({ modules: registry.modules, env: { ...production, METRICS_TOKEN } });
   });
   afterAll(() => site?.close());
+  const scrape = (token?: string) => fetch(`${site.url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
 
-  it('serves /metrics only with the admin token', async () => {
-    const anonymous = await fetch(`${site.url}/metrics`);
+  it('serves /metrics only with METRICS_TOKEN: not to anyone, not with the admin token', async () => {
+    const anonymous = await scrape();
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).not.toContain('process_cpu_seconds_total');
-    expect((await fetch(`${site.url}/metrics`, { headers: { authorization: 'Bearer not-the-admin-token' } })).status).toBe(401);
-    const scraper = await fetch(`${site.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect((await scrape('not-the-metrics-token')).status).toBe(401);
+    // The admin token changes the catalog; the scraper holds a token of its own, and the admin's opens no metrics.
+    const admin = await scrape(ADMIN_TOKEN);
+    expect(admin.status).toBe(401);
+    expect(await admin.json()).toMatchObject({ message: 'Metrics need the metrics token' });
+    const scraper = await scrape(METRICS_TOKEN);
     expect(scraper.status).toBe(200);
     expect(await scraper.text()).toContain('process_cpu_seconds_total');
+  });
+
+  it('closes /metrics to everyone when METRICS_TOKEN is not set, and says which setting opens it', async () => {
+    const closed = await startSite({ modules: registry.modules, env: production });
+    try {
+      for (const token of [undefined, ADMIN_TOKEN]) {
+        const answer = await fetch(`${closed.url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+        expect(answer.status).toBe(401);
+        expect(await answer.json()).toMatchObject({ message: 'Metrics are off: set METRICS_TOKEN to scrape them' });
+      }
+    } finally {
+      await closed.close();
+    }
   });
 });

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const depcruise = path.join(root, 'scripts/depcruise.mjs');

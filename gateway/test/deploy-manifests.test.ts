@@ -1,15 +1,21 @@
 // The deployment files, checked without Docker or a cluster: the Dockerfile against the root
 // workspaces and the lock file, docker-compose.yml and every k8s/ overlay (rendered by `kubectl
-// kustomize`) against the module registry and the config schema. Every check also runs on a copy
-// with one mistake planted in it, and must name that mistake.
-import { spawnSync } from 'node:child_process';
+// kustomize`) against the module registry and the config schema; deploy-least-privilege.test.ts checks
+// the overlays' secrets and egress. For each module of the registry, service-checklist.ts names every
+// file outside its folder that lacks it, in docs/architecture.md's order ("Adding a service"): that
+// list is this file's failure message when a new module is half wired in. Every check also runs on a
+// copy with one mistake planted in it, and must name that mistake.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
-import { configSchema, GATEWAY, loadConfig, parseTarget } from '@cliffhanger/platform';
+import { parse } from 'yaml';
+import { configSchema, defineModule, eventTopics, GATEWAY, loadConfig, parseTarget } from '@cliffhanger/platform';
 import { registry } from '../src/registry.ts';
+import { EDGE_NAME, hasKubectl, inCi, isEdge, render, selects, settingsMap, type K8sObject } from './k8s-render.ts';
+import { checklistMessage, copies, dockerStages, environmentOf, modulesReachedByUrl, offInDeployments, serviceChecklist } from './service-checklist.ts';
+
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -20,15 +26,9 @@ type Json = any;
 // ---------------------------------------------------------------------------------------------
 // What every deployment must agree with: the registry and the config schema.
 
-/**
- * Modules that get no container of their own, and the setting that keeps them off in every
- * container: the demo catalog is `npm start`'s, seeded from inside the catalog's process.
- */
-const offInDeployments: Record<string, { setting: string; value: string }> = { demo: { setting: 'DEMO', value: '0' } };
 /** Every name that runs as a container: the gateway and each module not turned off. */
 const deployable = [GATEWAY, ...registry.modules.map((module) => module.name).filter((name) => !(name in offInDeployments))];
-/** The modules the gateway reaches over HTTP: each one's public prefixes are forwarded, and the identity module answers who calls. */
-const reachedByUrl = registry.modules.filter((module) => (module.publicPrefixes?.length ?? 0) > 0 || module.name === registry.identity).map((module) => module.name);
+const reachedByUrl = modulesReachedByUrl(registry);
 
 const configKeys = new Set(Object.keys(configSchema.shape));
 const serviceUrl = /^([A-Z]+)_SERVICE_URL$/;
@@ -54,52 +54,6 @@ function targetNames(target: string): string[] | string {
 
 // ---------------------------------------------------------------------------------------------
 // Dockerfile
-
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-interface Stage {
-  name: string;
-  instructions: Instruction[];
-}
-
-/** The Dockerfile's instructions by stage, continuation lines joined and comments left out. */
-function dockerStages(text: string): Stage[] {
-  const stages: Stage[] = [];
-  let pending = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('#') || (!pending && !line)) continue;
-    pending = `${pending} ${line.replace(/\\$/, '')}`.trim();
-    if (line.endsWith('\\')) continue;
-    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(pending) ?? [];
-    pending = '';
-    if (keyword.toUpperCase() === 'FROM') stages.push({ name: /\sAS\s+(\S+)$/i.exec(args)?.[1] ?? String(stages.length), instructions: [] });
-    stages.at(-1)?.instructions.push({ keyword: keyword.toUpperCase(), args });
-  }
-  return stages;
-}
-
-/** Where a stage's COPY puts each source, relative to its WORKDIR: `{ from, source, placed }`. */
-function copies(stage: Stage, until = stage.instructions.length) {
-  let workdir = '/';
-  const placed: { from: string | null; source: string; placed: string }[] = [];
-  for (const instruction of stage.instructions.slice(0, until)) {
-    if (instruction.keyword === 'WORKDIR') workdir = path.posix.resolve(workdir, instruction.args);
-    if (instruction.keyword !== 'COPY') continue;
-    const tokens = instruction.args.split(/\s+/);
-    const from = tokens.find((token) => token.startsWith('--from='))?.slice('--from='.length) ?? null;
-    const paths = tokens.filter((token) => !token.startsWith('--'));
-    const destination = paths.at(-1)!;
-    const sources = paths.slice(0, -1);
-    for (const source of sources) {
-      const into = destination.endsWith('/') || sources.length > 1 ? path.posix.join(destination, path.posix.basename(source)) : destination;
-      placed.push({ from, source: source.replace(/\/$/, ''), placed: path.posix.relative(workdir, path.posix.resolve(workdir, into)) });
-    }
-  }
-  return placed;
-}
 
 interface LockEntry {
   dev?: boolean;
@@ -259,12 +213,6 @@ function interpolated(value: string): string | null {
   return missing ? null : result;
 }
 
-function environmentOf(service: Json): Record<string, string> {
-  const environment = service.environment ?? {};
-  if (Array.isArray(environment)) return Object.fromEntries(environment.map((entry: string) => [entry.split('=')[0], entry.slice(entry.indexOf('=') + 1)]));
-  return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, String(value)]));
-}
-
 /** What is wrong with a parsed docker-compose.yml, one line each. */
 function composeProblems(compose: Json): string[] {
   const problems: string[] = [];
@@ -374,43 +322,75 @@ describe('docker-compose.yml', () => {
 // ---------------------------------------------------------------------------------------------
 // k8s/
 
-interface K8sObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; labels?: Record<string, string> };
-  spec?: Json;
-  data?: Record<string, string>;
-}
-interface Selector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
-}
+/** The official nginx image, pinned to a version (and a digest, if ever the others are). */
+const PINNED_NGINX = /^nginx:\d+\.\d+\.\d+(-[a-z0-9]+)?(@sha256:[0-9a-f]{64})?$/;
+/** The files of edge/ the cluster's edge takes: kustomize reads nothing outside k8s/, so k8s/base/edge/ holds copies. */
+const EDGE_COPIES = 'k8s/base/edge';
 
-/** Whether a label selector (a Service's plain map, or matchLabels and matchExpressions) picks these labels. */
-function selects(selector: Selector | Record<string, string> | undefined, labels: Record<string, string> = {}): boolean {
-  if (!selector) return false;
-  const structured = 'matchLabels' in selector || 'matchExpressions' in selector;
-  const matchLabels = (structured ? (selector as Selector).matchLabels : (selector as Record<string, string>)) ?? {};
-  const expressions = structured ? ((selector as Selector).matchExpressions ?? []) : [];
-  return (
-    Object.entries(matchLabels).every(([key, value]) => labels[key] === value) &&
-    expressions.every(({ key, operator, values = [] }) =>
-      operator === 'In' ? values.includes(labels[key]!) : operator === 'NotIn' ? !values.includes(labels[key]!) : operator === 'Exists' ? key in labels : !(key in labels),
-    )
+/** Where a copy in k8s/base/edge/ differs from edge/, one line each. */
+function edgeCopyProblems(copies: Record<string, string>, originals: Record<string, string>): string[] {
+  return Object.entries(copies).flatMap(([file, text]) =>
+    originals[file] === undefined ? [`${EDGE_COPIES}/${file}: no such file in edge/`] : originals[file] !== text ? [`${EDGE_COPIES}/${file}: differs from edge/${file} (copy it again)`] : [],
   );
 }
 
-const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
-const hasKubectl = !kubectl.error && kubectl.status === 0;
-const inCi = process.env.CI === 'true';
-if (!hasKubectl && !inCi) console.warn('deploy-manifests: kubectl is not installed, so the k8s/ overlays are not checked (in CI this fails)');
-
-/** An overlay as `kubectl apply -k` would send it. */
-function render(overlay: string): K8sObject[] {
-  if (!hasKubectl) throw new Error(`kubectl (with kustomize v5) is needed to render k8s/overlays/${overlay}: ${kubectl.error?.message ?? kubectl.stderr}`);
-  const result = spawnSync('kubectl', ['kustomize', path.join(root, 'k8s/overlays', overlay)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`kubectl kustomize k8s/overlays/${overlay}: ${result.stderr}`);
-  return parseAllDocuments(result.stdout).map((document) => document.toJS() as K8sObject).filter(Boolean);
+/**
+ * What is wrong with the media edge's Deployment, one line each: the pinned official image, its
+ * templates rendered by the image's entrypoint into a volume of its own with every name they use set,
+ * the bucket behind a proxy_cache, MEDIA_ORIGIN the catalog, and a host of the Ingress that
+ * MEDIA_EDGE_URL names. `modulesBehind` names the modules a Service's pods run.
+ */
+function edgeProblems(edge: K8sObject, objects: K8sObject[], configMaps: Map<string, Record<string, string>>, modulesBehind: (service: string) => string[]): string[] {
+  const problems: string[] = [];
+  const label = `Deployment ${edge.metadata.name}`;
+  const pod = edge.spec?.template?.spec ?? {};
+  const container = pod.containers?.[0] ?? {};
+  const env = new Map<string, string>((container.env ?? []).filter((variable: Json) => variable.value !== undefined).map((variable: Json) => [variable.name, String(variable.value)]));
+  const volumes = new Map<string, Json>((pod.volumes ?? []).map((volume: Json) => [volume.name, volume]));
+  const mounts: Json[] = container.volumeMounts ?? [];
+  if (!PINNED_NGINX.test(container.image ?? '')) problems.push(`${label}: runs ${container.image}, not the official nginx image pinned to a version`);
+  const argv: string[] = [...(container.command ?? []), ...(container.args ?? [])];
+  const templateDir = env.get('NGINX_ENVSUBST_TEMPLATE_DIR') ?? '/etc/nginx/templates';
+  const outputDir = env.get('NGINX_ENVSUBST_OUTPUT_DIR') ?? '/etc/nginx/conf.d';
+  if (container.command?.length || argv[0] !== 'nginx') problems.push(`${label}: does not start \`nginx\` through the image's entrypoint, which renders the templates`);
+  if (!argv.includes(`${outputDir}/nginx.conf`)) problems.push(`${label}: nginx does not read the rendered ${outputDir}/nginx.conf`);
+  const mapName = volumes.get(mounts.find((mount) => mount.mountPath === templateDir && !mount.subPath)?.name)?.configMap?.name;
+  const files = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === mapName)?.data;
+  if (!files) problems.push(`${label}: no ConfigMap of edge/'s templates at ${templateDir}`);
+  const grant = mounts.find((mount) => mount.mountPath === `${outputDir}/grant.js`);
+  if (!grant || grant.subPath !== 'grant.js' || volumes.get(grant.name)?.configMap?.name !== mapName) problems.push(`${label}: grant.js is not beside the rendered config (${outputDir})`);
+  if (env.get('EDGE_CONF_DIR') !== outputDir) problems.push(`${label}: EDGE_CONF_DIR (${env.get('EDGE_CONF_DIR')}) is not where the templates are rendered (${outputDir})`);
+  for (const setting of ['EDGE_CONF_DIR', 'EDGE_RUN_DIR', 'EDGE_CACHE_DIR'])
+    if (!mounts.some((mount) => mount.mountPath === env.get(setting) && !mount.readOnly && !mount.subPath && volumes.get(mount.name)?.emptyDir))
+      problems.push(`${label}: ${setting} (${env.get(setting)}) is not a volume of the pod's own`);
+  // Every ${NAME} of the templates set (envsubst leaves an unset one as it is), and let through the filter.
+  const templates = Object.entries(files ?? {}).filter(([file]) => file.endsWith('.template'));
+  const named = new Set(templates.flatMap(([, text]) => [...text.replace(/#.*$/gm, '').matchAll(/\$\{([A-Z_]+)\}/g)].map((match) => match[1]!)));
+  const filter = new RegExp(env.get('NGINX_ENVSUBST_FILTER') ?? '');
+  for (const name of named)
+    if (!env.has(name)) problems.push(`${label}: the templates name ${name}, which the container does not set`);
+    else if (!filter.test(name)) problems.push(`${label}: NGINX_ENVSUBST_FILTER leaves ${name} unrendered`);
+  for (const name of env.keys()) if (!named.has(name) && !name.startsWith('NGINX_ENVSUBST_')) problems.push(`${label}: sets ${name}, which no template names`);
+  const store = env.get('MEDIA_EDGE_STORE');
+  if (store !== 'bucket' || !/^\s*proxy_cache\s+\w+;/m.test(files?.[`store-${store}.conf.template`] ?? ''))
+    problems.push(`${label}: MEDIA_EDGE_STORE is ${store}, not the bucket behind a proxy_cache (store-bucket.conf.template)`);
+  const origin = URL.canParse(env.get('MEDIA_ORIGIN') ?? '') ? new URL(env.get('MEDIA_ORIGIN')!).hostname : '';
+  if (!modulesBehind(origin).includes('catalog')) problems.push(`${label}: MEDIA_ORIGIN (${env.get('MEDIA_ORIGIN')}) is not the catalog, which renders the master and subtitle playlists`);
+  // The Ingress's media host is what the catalog hands out (MEDIA_EDGE_URL), and the edge answers the site's origin.
+  const edgeServices = objects.filter((object) => object.kind === 'Service' && selects(object.spec?.selector, edge.spec?.template?.metadata?.labels)).map((service) => service.metadata.name);
+  const hosts = objects
+    .filter((object) => object.kind === 'Ingress')
+    .flatMap((ingress) => ingress.spec?.rules ?? [])
+    .filter((rule: Json) => (rule.http?.paths ?? []).some((entry: Json) => edgeServices.includes(entry.backend?.service?.name)))
+    .map((rule: Json) => rule.host);
+  if (hosts.length === 0) problems.push(`${label}: no Ingress host reaches it`);
+  for (const [name, data] of configMaps) {
+    const url = URL.canParse(data.MEDIA_EDGE_URL ?? '') ? new URL(data.MEDIA_EDGE_URL!) : null;
+    if (!url || url.protocol !== 'https:' || !hosts.includes(url.hostname)) problems.push(`ConfigMap ${name}: MEDIA_EDGE_URL (${data.MEDIA_EDGE_URL ?? 'unset'}) is not https on the edge's Ingress host (${hosts.join(', ')})`);
+    if (URL.canParse(data.PUBLIC_URL ?? '') && env.get('EDGE_ALLOW_ORIGIN') !== new URL(data.PUBLIC_URL!).origin)
+      problems.push(`${label}: EDGE_ALLOW_ORIGIN (${env.get('EDGE_ALLOW_ORIGIN')}) is not the site's origin (PUBLIC_URL ${data.PUBLIC_URL})`);
+  }
+  return problems;
 }
 
 /** What is wrong with a rendered overlay, one line each. `readme` is k8s/README.md, which names the secrets made outside. */
@@ -419,7 +399,7 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
   const of = (kind: string) => objects.filter((object) => object.kind === kind);
   const deployments = of('Deployment');
   const jobs = of('Job');
-  const configMaps = new Map(of('ConfigMap').map((map) => [map.metadata.name, map.data ?? {}]));
+  const configMaps = new Map(of('ConfigMap').filter(settingsMap).map((map) => [map.metadata.name, map.data ?? {}]));
   if (of('Secret').length > 0) problems.push(`secrets with values in the repository: ${of('Secret').map((secret) => secret.metadata.name).join(', ')}`);
 
   const podLabels = (deployment: K8sObject): Record<string, string> => deployment.spec?.template?.metadata?.labels ?? {};
@@ -431,6 +411,8 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
     return settings;
   };
   const targetOf = (deployment: K8sObject) => {
+    // The media edge runs nginx, no module (no TARGET, which would mean all of them).
+    if (isEdge(deployment)) return [];
     const names = targetNames(settingsOf(mainContainer(deployment)).TARGET ?? 'all');
     return typeof names === 'string' ? [] : names;
   };
@@ -445,7 +427,7 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
     for (const container of containers) {
       const where = `${label}, container ${container.name}`;
       const security = container.securityContext ?? {};
-      images.add(container.image);
+      if (!isEdge(workload)) images.add(container.image);
       if ((security.runAsNonRoot ?? podSecurity.runAsNonRoot) !== true) problems.push(`${where}: not runAsNonRoot`);
       if ((security.seccompProfile ?? podSecurity.seccompProfile)?.type !== 'RuntimeDefault') problems.push(`${where}: no RuntimeDefault seccomp profile`);
       if (security.allowPrivilegeEscalation !== false) problems.push(`${where}: allowPrivilegeEscalation is not false`);
@@ -458,7 +440,8 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
         (container.volumeMounts ?? []).some((mount: Json) => mount.mountPath === dir && !mount.readOnly && (volumes.get(mount.name)?.emptyDir || volumes.get(mount.name)?.persistentVolumeClaim));
       if (!writable('/tmp')) problems.push(`${where}: /tmp is not a writable volume`);
       const settings = settingsOf(container);
-      for (const variable of container.env ?? []) {
+      // The edge's environment is its templates' (edgeProblems), not the app's settings.
+      for (const variable of isEdge(workload) ? [] : (container.env ?? [])) {
         const unknown = unknownSetting(variable.name);
         if (unknown) problems.push(`${where}: ${unknown}`);
       }
@@ -475,6 +458,10 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
     const main = mainContainer(workload);
     if (!main.readinessProbe?.httpGet) problems.push(`${label}: no readinessProbe`);
     if (!main.livenessProbe?.httpGet) problems.push(`${label}: no livenessProbe`);
+    if (isEdge(workload)) {
+      problems.push(...edgeProblems(workload, objects, configMaps, (host) => deployments.filter((deployment) => of('Service').find((service) => service.metadata.name === host && selects(service.spec?.selector, podLabels(deployment)))).flatMap(targetOf)));
+      continue;
+    }
     const dataDir = settingsOf(main).DATA_DIR;
     const inside = (dir: string, mountPath: string) => dir === mountPath || dir.startsWith(`${mountPath}/`);
     if (!dataDir || !(main.volumeMounts ?? []).some((mount: Json) => inside(dataDir, mount.mountPath) && !mount.readOnly && volumes.get(mount.name)?.emptyDir))
@@ -529,9 +516,11 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
     }
   for (const ingress of of('Ingress'))
     for (const rule of ingress.spec?.rules ?? [])
-      for (const { backend } of rule.http?.paths ?? [])
-        if (!runningService(backend.service.name).every((deployment) => targetOf(deployment).join() === GATEWAY) || runningService(backend.service.name).length === 0)
-          problems.push(`Ingress ${ingress.metadata.name}: sends outside traffic to ${backend.service.name}, which is not the gateway`);
+      for (const { backend } of rule.http?.paths ?? []) {
+        const backing = runningService(backend.service.name);
+        if (backing.length === 0 || !(backing.every((deployment) => targetOf(deployment).join() === GATEWAY) || backing.every(isEdge)))
+          problems.push(`Ingress ${ingress.metadata.name}: sends outside traffic to ${backend.service.name}, which is not the gateway nor the media edge`);
+      }
 
   const scaled = new Map<string, string[]>();
   for (const scaler of [...of('HorizontalPodAutoscaler'), ...of('ScaledObject')]) {
@@ -571,14 +560,16 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
   const letsPodsIn = (deployment: K8sObject, from: K8sObject) =>
     peersOf(deployment).some(({ peer }) => peer === null || (peer.podSelector && !peer.namespaceSelector && selects(peer.podSelector, podLabels(from))));
   // A namespace let into every pod alike is the metrics scraper's; one let into the gateway alone is outside traffic.
-  const everyPod = (policy: K8sObject) => deployments.every((deployment) => selects(policy.spec?.podSelector, podLabels(deployment)));
+  // (Every pod of the app's: the media edge, nginx, has no /metrics.)
+  const everyPod = (policy: K8sObject) => deployments.filter((deployment) => !isEdge(deployment)).every((deployment) => selects(policy.spec?.podSelector, podLabels(deployment)));
   const gateways = deployments.filter((deployment) => targetOf(deployment).includes(GATEWAY));
-  for (const gateway of gateways)
+  const edges = deployments.filter(isEdge);
+  for (const gateway of [...gateways, ...edges])
     if (!peersOf(gateway).some(({ peer, policy }) => peer?.namespaceSelector && !everyPod(policy))) problems.push(`Deployment ${gateway.metadata.name}: no NetworkPolicy lets the ingress controller in`);
   for (const deployment of deployments) {
     const name = `Deployment ${deployment.metadata.name}`;
     if (peersOf(deployment).length === 0) problems.push(`${name}: no NetworkPolicy lets anything in`);
-    if (gateways.includes(deployment)) continue;
+    if (gateways.includes(deployment) || edges.includes(deployment)) continue;
     for (const { peer, policy } of peersOf(deployment))
       if (peer === null || peer.ipBlock || (peer.namespaceSelector && !everyPod(policy)))
         problems.push(`${name}: takes outside traffic (${peer === null ? 'from anywhere' : JSON.stringify(peer)}), which only the gateway may`);
@@ -586,6 +577,8 @@ function manifestProblems(objects: K8sObject[], readme: string): string[] {
     const called = targetOf(deployment).filter((module) => reachedByUrl.includes(module));
     if (called.length === 0) continue;
     for (const gateway of gateways) if (!letsPodsIn(deployment, gateway)) problems.push(`${name}: no NetworkPolicy lets the gateway in`);
+    // The edge passes the master and subtitle playlists to the catalog's /media.
+    if (called.includes('catalog')) for (const edge of edges) if (!letsPodsIn(deployment, edge)) problems.push(`${name}: no NetworkPolicy lets ${edge.metadata.name} in, which passes it playlists`);
     for (const caller of deployments)
       if (caller !== deployment && targetOf(caller).some((module) => registry.modules.find((entry) => entry.name === module)?.needs?.some((need) => called.includes(need))) && !letsPodsIn(deployment, caller))
         problems.push(`${name}: no NetworkPolicy lets ${caller.metadata.name} in, which calls it`);
@@ -604,6 +597,12 @@ describe.skipIf(!hasKubectl && !inCi)('k8s/ overlays, rendered by kubectl kustom
 
   it.each(overlays)('%s: every module deployed, hardened, probed, autoscaled, budgeted and fenced', (overlay) => {
     expect(manifestProblems(render(overlay), readme)).toEqual([]);
+  });
+
+  it.each(overlays)('%s: a KafkaTopic for each family of events, none for a family that no longer exists', (overlay) => {
+    const topics = render(overlay).filter((object) => object.kind === 'KafkaTopic');
+    expect(topics.map((topic) => topic.spec.topicName).sort()).toEqual(eventTopics().sort());
+    for (const topic of topics) expect(topic.spec.partitions).toBeGreaterThanOrEqual(1);
   });
 
   it('names the mistakes planted in a copy', () => {
@@ -631,6 +630,8 @@ describe.skipIf(!hasKubectl && !inCi)('k8s/ overlays, rendered by kubectl kustom
         'Deployment unlock, container unlock: no cpu in resources.limits',
         'Deployment payment, container payment: UNKNOWN_SETTING is no setting of services/platform/src/config.ts',
         'Deployment catalog: no init container waits for the migrations of TARGET=catalog',
+        // The Service catalog no longer picks the catalog's pods: the edge's playlists go nowhere.
+        'Deployment edge: MEDIA_ORIGIN (http://catalog:8080) is not the catalog, which renders the master and subtitle playlists',
         "Service catalog: selects no Deployment's pods",
         `ConfigMap ${configMap}: CATALOG_SERVICE_URL points at catalog, which does not run catalog`,
         'HorizontalPodAutoscaler gateway: scales gateway-old, which is no Deployment',
@@ -649,7 +650,34 @@ describe.skipIf(!hasKubectl && !inCi)('k8s/ overlays, rendered by kubectl kustom
           ['unlock', 'catalog'],
           ['catalog', 'unlock'],
           ['unlock', 'payment'],
+          ['payment', 'user'],
         ].map(([callee, caller]) => `Deployment ${callee}: no NetworkPolicy lets ${caller} in, which calls it`),
+      ].sort(),
+    );
+  });
+
+  it("names the media edge's mistakes planted in a copy", () => {
+    const objects = render('production');
+    const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name)!;
+    const edge = find('Deployment', 'edge').spec.template.spec.containers[0];
+    edge.image = 'nginx:latest';
+    edge.env = edge.env.filter((variable: Json) => variable.name !== 'EDGE_CACHE_DIR');
+    edge.env.find((variable: Json) => variable.name === 'MEDIA_EDGE_STORE').value = 'disk';
+    edge.env.find((variable: Json) => variable.name === 'MEDIA_ORIGIN').value = 'http://gateway:8080';
+    const configMap = objects.find((object) => object.kind === 'ConfigMap' && settingsMap(object))!;
+    configMap.data!.MEDIA_EDGE_URL = 'https://cliffhanger.tv';
+    const planted = objects.filter((object) => !(object.kind === 'NetworkPolicy' && ['catalog-from-edge', 'edge-from-ingress'].includes(object.metadata.name)));
+    expect(manifestProblems(planted, read('k8s/README.md')).sort()).toEqual(
+      [
+        'Deployment edge: runs nginx:latest, not the official nginx image pinned to a version',
+        'Deployment edge: the templates name EDGE_CACHE_DIR, which the container does not set',
+        "Deployment edge: EDGE_CACHE_DIR (undefined) is not a volume of the pod's own",
+        'Deployment edge: MEDIA_EDGE_STORE is disk, not the bucket behind a proxy_cache (store-bucket.conf.template)',
+        'Deployment edge: MEDIA_ORIGIN (http://gateway:8080) is not the catalog, which renders the master and subtitle playlists',
+        `ConfigMap ${configMap.metadata.name}: MEDIA_EDGE_URL (https://cliffhanger.tv) is not https on the edge's Ingress host (media.cliffhanger.tv)`,
+        'Deployment edge: no NetworkPolicy lets the ingress controller in',
+        'Deployment edge: no NetworkPolicy lets anything in',
+        'Deployment catalog: no NetworkPolicy lets edge in, which passes it playlists',
       ].sort(),
     );
   });
@@ -681,5 +709,93 @@ describe.skipIf(!hasKubectl && !inCi)('k8s/ overlays, rendered by kubectl kustom
         ]),
       ].sort(),
     );
+  });
+});
+
+describe(`${EDGE_COPIES}/: the media edge's files as edge/ has them`, () => {
+  const filesOf = (dir: string) => Object.fromEntries(fs.readdirSync(path.join(root, dir)).map((file) => [file, read(`${dir}/${file}`)]));
+
+  it('holds copies of edge/ that are the same bytes, and the ones the edge includes', () => {
+    const copies = filesOf(EDGE_COPIES);
+    expect(edgeCopyProblems(copies, filesOf('edge'))).toEqual([]);
+    expect(Object.keys(copies).sort()).toEqual(['grant.js', 'nginx.conf.template', 'store-bucket.conf.template']);
+  });
+
+  it('names a copy that differs from edge/, and one edge/ does not have', () => {
+    const copies = filesOf(EDGE_COPIES);
+    copies['grant.js'] = copies['grant.js']!.replace('secret.length < 32', 'secret.length < 16');
+    copies['extra.conf.template'] = '';
+    expect(edgeCopyProblems(copies, filesOf('edge'))).toEqual([`${EDGE_COPIES}/grant.js: differs from edge/grant.js (copy it again)`, `${EDGE_COPIES}/extra.conf.template: no such file in edge/`]);
+  });
+
+  it('is what the ConfigMap of the edge is made from, every file of it', () => {
+    const generators = (parse(read('k8s/base/kustomization.yaml')) as Json).configMapGenerator as { name: string; files?: string[] }[];
+    const files = generators.find((generator) => generator.name === EDGE_NAME)?.files ?? [];
+    expect(files.map((file) => path.posix.relative('edge', file)).sort()).toEqual(Object.keys(filesOf(EDGE_COPIES)).sort());
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Adding a service: every file outside a module's folder that must name it (service-checklist.ts)
+
+/** A file's text, or undefined when the repository has no such file. */
+const readIfAny = (file: string) => (fs.existsSync(path.join(root, file)) ? read(file) : undefined);
+
+describe('adding a service (docs/architecture.md, "Adding a service")', () => {
+  it('finds every module of the registry in every file outside its folder that must name it', () => {
+    const checklist = serviceChecklist(registry, readIfAny);
+    expect(checklist, checklistMessage(checklist)).toEqual([]);
+  });
+
+  it('names, for a throwaway module just registered, every file still missing, in the order the docs list them', () => {
+    // A newcomer's first steps, in memory: the folder in the workspaces, its package.json, its line in the registry.
+    const reviews = defineModule({ name: 'reviews', publicPrefixes: ['/api/review'], needs: ['catalog'], init: () => ({}) });
+    const overlay: Record<string, string> = {
+      'package.json': JSON.stringify({ ...JSON.parse(read('package.json')), workspaces: [...workspaces, 'services/reviews'] }),
+      'services/reviews/package.json': JSON.stringify({ name: '@cliffhanger/reviews', exports: { '.': './src/index.ts' } }),
+    };
+    const checklist = serviceChecklist({ ...registry, modules: [...registry.modules, reviews] }, (file) => overlay[file] ?? readIfAny(file));
+    expect(checklist.map((entry) => entry.module)).toEqual(['reviews']);
+    const files = checklist[0]!.missing.map((place) => place.file);
+    expect(files).toEqual([
+      'gateway/package.json',
+      'package-lock.json',
+      'Dockerfile',
+      'Dockerfile',
+      'docker-compose.yml',
+      'k8s/base/reviews.yaml',
+      'k8s/base/kustomization.yaml',
+      'k8s/base/network-policies.yaml',
+      'k8s/base/config.env',
+      'k8s/README.md',
+      'docs/architecture.md',
+      'README.md',
+    ]);
+    expect(checklistMessage(checklist).split('\n').slice(0, 4)).toEqual([
+      'reviews: 12 place(s) still lack it (docs/architecture.md, "Adding a service"):',
+      '  1. gateway/package.json: "@cliffhanger/reviews": "*" in "dependencies" (the registry imports it)',
+      '  2. package-lock.json: run `npm install`, which links services/reviews as node_modules/@cliffhanger/reviews',
+      "  3. Dockerfile: `COPY services/reviews/package.json services/reviews/` before stage build's `RUN npm ci`",
+    ]);
+    // The docs' list names each of these files, in the checklist's order.
+    const section = read('docs/architecture.md').split('\n## Adding a service\n')[1]?.split('\n## ')[0] ?? '';
+    const positions = files.map((file) => section.indexOf(`\`${file}\``));
+    expect(files.filter((_file, index) => positions[index] === -1)).toEqual([]);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  it('names what one file lacks once the others have it', () => {
+    const compose = read('docker-compose.yml').replace(/\n  analytics:\n    <<: \*app\n    environment: \{ <<: \*environment, TARGET: analytics \}\n/, '\n');
+    const policies = read('k8s/base/network-policies.yaml').replace('values: [user, catalog, unlock, payment, analytics, transcoder]', 'values: [user, catalog, unlock, payment, transcoder]');
+    const overlay: Record<string, string> = { 'docker-compose.yml': compose, 'k8s/base/network-policies.yaml': policies };
+    expect(serviceChecklist(registry, (file) => overlay[file] ?? readIfAny(file))).toEqual([
+      {
+        module: 'analytics',
+        missing: [
+          { file: 'docker-compose.yml', add: 'a service `analytics: { <<: *app, environment: { <<: *environment, TARGET: analytics } }`' },
+          { file: 'k8s/base/network-policies.yaml', add: "analytics in services-from-cliffhanger's components (the gateway and the parts call it)" },
+        ],
+      },
+    ]);
   });
 });

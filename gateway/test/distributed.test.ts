@@ -1,11 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, eventually, freePort, realDatabaseUrl, realRedisUrl, tempDir } from '@cliffhanger/platform/testing';
+import { createScratchDatabase, eventually, freePort, realDatabaseUrl, realRedisUrl, startObjectStore, startSiteProcess, tempDir, type ObjectStore, type SiteProcess } from '@cliffhanger/platform/testing';
 import { renderDemoEpisode } from '@cliffhanger/demo';
 import { startOpenIdProvider, throughProvider, type OpenIdProvider } from '../../services/user/test/openid-provider.ts';
 
@@ -17,12 +15,12 @@ const targets = ['user', 'catalog', 'unlock', 'payment', 'transcoder', 'analytic
 // real-servers pass of npm test has them) and media in an S3-protocol server (s3rver): no two
 // processes share a disk.
 describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (a process per part)', () => {
-  const processes: ChildProcess[] = [];
+  const parts: SiteProcess[] = [];
   const logs: string[] = [];
   let gateway = '';
   let ports: Record<(typeof targets)[number], number>;
   let dropDatabase: () => Promise<void> = async () => {};
-  let s3: S3rver | null = null;
+  let s3: ObjectStore | null = null;
   const admin = { authorization: 'Bearer distributed-admin-token' };
   let env: Record<string, string> = {};
   let op: OpenIdProvider;
@@ -30,20 +28,16 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
 
   /** Starts one part as its own process and waits until it answers ready (services migrate at start). */
   async function startPart(target: (typeof targets)[number]): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
-      cwd: root,
-      env: { ...process.env, ...env, TARGET: target, PORT: String(ports[target]), DATA_DIR: tempDir(`distributed-${target}-`) },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const part = await startSiteProcess({
+      port: ports[target],
+      dataDirPrefix: `distributed-${target}-`,
+      env: { ...env, TARGET: target },
+      onOutput: (text) => logs.push(`[${target}] ${text}`),
+      readyTimeoutMs: 150_000,
+      readyWhat: `${target} to be ready`,
     });
-    child.stdout!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
-    child.stderr!.on('data', (chunk) => logs.push(`[${target}] ${chunk}`));
-    processes.push(child);
-    running.set(target, child);
-    await eventually(
-      () => fetch(`http://127.0.0.1:${ports[target]}/readyz`).then((r) => r.ok, () => false),
-      60_000,
-      `${target} to be ready:\n${logs.join('')}`,
-    );
+    parts.push(part);
+    running.set(target, part.child);
   }
 
   /** Kills one part the hard way (a crashed pod), and waits until it is gone. */
@@ -63,8 +57,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     op = await startOpenIdProvider([
       { clientId: 'distributed-google', clientSecret: 'distributed-google-secret-0123', redirectUris: [`http://127.0.0.1:${ports.gateway}/api/user/oauth/google/callback`] },
     ]);
-    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir('distributed-s3-'), configureBuckets: [{ name: 'distributed-media' }] });
-    const { port: s3Port } = (await s3.run()) as AddressInfo;
+    s3 = await startObjectStore('distributed-media');
     const shared = {
       NODE_ENV: 'production',
       // Required in production; this suite sends no mail (PUBLIC_URL below).
@@ -74,10 +67,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
       REDIS_URL: realRedisUrl!,
       REDIS_PREFIX: `distributed-${Date.now()}`,
       DEMO: '0',
-      S3_BUCKET: 'distributed-media',
-      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      ...s3.env,
       MEDIA_SECRET: 'distributed-media-secret-0123456789abcdef',
       INTERNAL_TOKEN: 'distributed-internal-token',
       ADMIN_TOKEN: 'distributed-admin-token',
@@ -99,9 +89,7 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
   }, 360_000);
 
   afterAll(async () => {
-    await Promise.all(
-      processes.map((child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))))),
-    );
+    await Promise.all(parts.map((part) => part.stop()));
     await dropDatabase();
     await s3?.close();
     await op?.close();
@@ -207,6 +195,67 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(home).toMatch(/"new":\{"items":\[[^\]]*"title":"Apart Together"/);
   }, 180_000);
 
+  it('serves the console, and takes a resumable upload cut halfway and resumed, which the catalog process stores and the transcoder process plays', async () => {
+    const console_ = await fetch(`${gateway}/admin/content`, { headers: { accept: 'text/html' } });
+    expect(console_.status).toBe(200);
+    const consoleHtml = await console_.text();
+    expect(consoleHtml).toContain('<div id="admin"></div>');
+    const entry = /<script type="module" crossorigin src="(\/assets\/admin-[\w-]+\.js)"/.exec(consoleHtml)?.[1];
+    expect((await fetch(`${gateway}${entry}`)).status).toBe(200);
+
+    const series = await call('POST', '/api/admin/videos', { headers: admin, body: { title: 'Sent In Halves', tags: ['Romance'], freeEpisodes: 1, priceCoins: 30 } });
+    const clip = path.join(tempDir('tus-clip-'), 'episode.mp4');
+    await renderDemoEpisode({ outFile: clip, seriesTitle: 'Sent In Halves', episodeNumber: 1, seconds: 2, width: 240, height: 426, hue: 120 });
+    const bytes = fs.readFileSync(clip);
+    const tus = { ...admin, 'tus-resumable': '1.0.0' };
+    const meta = (fields: Record<string, string>) => Object.entries(fields).map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`).join(',');
+    const created = await fetch(`${gateway}/api/admin/uploads`, {
+      method: 'POST',
+      headers: { ...tus, 'upload-length': String(bytes.length), 'upload-metadata': meta({ seriesId: series.data.video.id, number: '1' }) },
+    });
+    expect(created.status).toBe(201);
+    const upload = new URL(created.headers.get('location')!, gateway).href;
+
+    // The connection drops halfway: the first half is sent, then the request is cut off.
+    const cut = new AbortController();
+    const half = Math.floor(bytes.length / 2);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.subarray(0, half));
+      },
+      pull: () => new Promise(() => setTimeout(() => cut.abort(), 1_000)),
+    });
+    await fetch(upload, {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body,
+      signal: cut.signal,
+      duplex: 'half',
+    } as RequestInit).catch(() => undefined);
+    // The catalog kept what arrived; the upload goes on from there, sending nothing twice.
+    const offset = await eventually(async () => {
+      const head = await fetch(upload, { method: 'HEAD', headers: tus });
+      const at = Number(head.headers.get('upload-offset'));
+      return head.status === 200 && at > 0 ? at : null;
+    }, 30_000, 'the half that arrived to be kept');
+    expect(offset).toBeLessThanOrEqual(half);
+    const rest = await fetch(upload, {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      body: bytes.subarray(offset),
+    });
+    expect(rest.status).toBe(204);
+    expect(rest.headers.get('upload-offset')).toBe(String(bytes.length));
+    expect(rest.headers.get('episode-id')).toBeTruthy();
+
+    // The transcoder process, with no disk shared with the catalog's, read the source from object storage.
+    const video = await readySeries(series.data.video.id);
+    const episode = await call('GET', `/api/video/episode?id=${video.episodes[0].id}`);
+    expect((await fetch(new URL(episode.data.playback.url, gateway))).status).toBe(200);
+    const audit = await call('GET', '/api/admin/audit?action=episode.upload', { headers: admin });
+    expect(JSON.stringify(audit.data)).toContain(video.episodes[0].id);
+  }, 180_000);
+
   it('answers the pixel at the gateway, leaves the reports to the analytics process, and keeps unlock and the check-in behind the gateway', async () => {
     const pixel = await fetch(`${gateway}/api/statics.png?event=landing`);
     expect(pixel.status).toBe(200);
@@ -294,7 +343,8 @@ describe.skipIf(!realDatabaseUrl || !realRedisUrl)('the distributed deployment (
     expect(await call('GET', '/api/reports')).toMatchObject({ status: 503, code: 503 });
     const day = new Date().toISOString().slice(0, 10);
     const fbclid = `while-down-${Date.now()}`;
-    for (let i = 0; i < 3; i++) expect((await fetch(`${gateway}/api/statics.png?event=landing&fbclid=${fbclid}`)).status).toBe(200);
+    // Three visits' landings (a landing counts once per visit id: docs/analytics.md).
+    for (let i = 0; i < 3; i++) expect((await fetch(`${gateway}/api/statics.png?event=landing&visit=${fbclid}-${i}&fbclid=${fbclid}`)).status).toBe(200);
     await startPart('analytics');
     const row = await eventually(async () => {
       const summary = await call('GET', `/api/admin/analytics/summary?from=${day}&to=${day}&by=clickId`, { headers: admin });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent, systemContext } from '@cliffhanger/platform';
-import { startSite, type Site } from '@cliffhanger/platform/testing';
+import { eventually, startSite, type Site } from '@cliffhanger/platform/testing';
 import { registry } from '../src/registry.ts';
 
 let site: Site;
@@ -18,7 +18,7 @@ describe('the admin API of the bus', () => {
     await site.platform.database.db.execute(sql`
       insert into platform.dead_events (consumer, event_id, error, attempts) values ('nobody-consumes-this', ${event.id}, 'Error: dependency down', 12)`);
 
-    expect((await site.call('GET', '/api/admin/events/dead')).code).toBe(403);
+    expect((await site.call('GET', '/api/admin/events/dead')).code).toBe(401);
     const dead = await site.admin('GET', '/api/admin/events/dead');
     expect(dead.data).toEqual([
       expect.objectContaining({ consumer: 'nobody-consumes-this', eventId: event.id, type: 'favorite.changed', error: 'Error: dependency down', attempts: 12, replayRequestedAt: null }),
@@ -28,5 +28,14 @@ describe('the admin API of the bus', () => {
     const after = await site.admin('GET', '/api/admin/events/dead');
     expect(after.data[0].replayRequestedAt).toEqual(expect.any(String));
     expect((await site.admin('POST', '/api/admin/events/replay', { body: {} })).data).toEqual({ replayed: 1 });
+
+    const audited = await eventually(async () => {
+      const { items } = (await site.admin('GET', '/api/admin/audit?action=events.replay')).data as { items: { before: unknown; after: unknown }[] };
+      return items.length >= 2 ? items : null;
+    });
+    expect(audited.map(({ before, after }) => ({ before, after }))).toEqual([
+      { before: { ids: 'all' }, after: { replayed: 1 } },
+      { before: { ids: [event.id] }, after: { replayed: 1 } },
+    ]);
   });
 });

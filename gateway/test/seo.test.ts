@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { jsonScript, withHead } from '../src/storefront/seo.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 const page = '<!doctype html><html lang="en"><head><title>Cliffhanger</title><meta name="description" content="Short dramas." /></head><body><div id="app"></div></body></html>';
 
 describe('a page\'s head', () => {

@@ -97,7 +97,7 @@ describe('robots.txt', () => {
     const lines = (await response.text()).split('\n');
     expect(lines).toContain('User-agent: *');
     expect(lines).toContain('Allow: /');
-    for (const path of ['/api/', '/my', '/individual', '/favorites', '/historys', '/unlocked', '/login', '/order/']) expect(lines).toContain(`Disallow: ${path}`);
+    for (const path of ['/api/', '/my', '/individual', '/favorites', '/historys', '/unlocked', '/login', '/retrievePassword', '/verifyEmail', '/order/']) expect(lines).toContain(`Disallow: ${path}`);
     expect(lines).toContain(`Sitemap: ${site.url}/sitemap.xml`);
   });
 

@@ -1,36 +1,24 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTarget, targetsOf } from '@cliffhanger/platform';
-import { eventually, freePort, tempDir } from '@cliffhanger/platform/testing';
+import { freePort, repoRoot, startSiteProcess, tempDir, type SiteProcess } from '@cliffhanger/platform/testing';
 import { registry } from '../src/registry.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-
-const children: ChildProcess[] = [];
-afterAll(async () => {
-  await Promise.all(
-    children.map((child) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))))),
-  );
-});
+const sites: SiteProcess[] = [];
+afterAll(() => Promise.all(sites.map((site) => site.stop())));
 
 /** Starts `gateway/src/main.ts` with a TARGET on its own embedded database, and waits until it is ready. */
 async function start(target: string, env: Record<string, string> = {}, port?: number) {
-  port ??= await freePort();
-  const logs: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: tempDir('target-'), DEMO: '0', LOG_LEVEL: 'warn', INTERNAL_TOKEN: 'target-test-internal-token', TARGET: target, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const site = await startSiteProcess({
+    port,
+    dataDirPrefix: 'target-',
+    env: { DEMO: '0', LOG_LEVEL: 'warn', INTERNAL_TOKEN: 'target-test-internal-token', TARGET: target, ...env },
+    // A process loads every module it runs (and tsx compiles them) before it answers: on a busy machine, a minute or more.
+    readyTimeoutMs: 150_000,
+    readyWhat: `TARGET=${target} to be ready`,
   });
-  children.push(child);
-  child.stdout!.on('data', (chunk) => logs.push(String(chunk)));
-  child.stderr!.on('data', (chunk) => logs.push(String(chunk)));
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(() => fetch(`${url}/readyz`).then((r) => r.ok, () => false), 60_000, `TARGET=${target} to be ready:\n${logs.join('')}`);
-  return url;
+  sites.push(site);
+  return site.origin;
 }
 
 describe('TARGET, from the module registry', () => {
@@ -44,10 +32,10 @@ describe('TARGET, from the module registry', () => {
   it('stops the start with one line for an unknown module or a missing service URL', () => {
     const run = (env: Record<string, string>) =>
       spawnSync(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], {
-        cwd: root,
+        cwd: repoRoot,
         env: { ...process.env, DATA_DIR: tempDir('target-'), DEMO: '0', LOG_LEVEL: 'silent', INTERNAL_TOKEN: 'target-test-internal-token', ...env },
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 150_000,
       });
     const unknown = run({ TARGET: 'user,billing' });
     expect(unknown.status).toBe(1);
@@ -55,7 +43,7 @@ describe('TARGET, from the module registry', () => {
     const lonely = run({ TARGET: 'user' });
     expect(lonely.status).toBe(1);
     expect(lonely.stderr.trim()).toBe('config: CATALOG_SERVICE_URL: required when TARGET=user runs user, which needs catalog');
-  }, 120_000);
+  }, 330_000);
 
   it('runs analytics alone: only internal calls are taken, and the pixel is left to the gateways', async () => {
     const url = await start('analytics');
@@ -64,7 +52,7 @@ describe('TARGET, from the module registry', () => {
     const internal = { 'x-internal-token': 'target-test-internal-token' };
     expect(await fetch(`${url}/api/reports`, { headers: internal }).then((r) => r.json())).toMatchObject({ code: 200, data: [] });
     expect(await fetch(`${url}/api/statics.png?event=landing`, { headers: internal }).then((r) => r.json())).toMatchObject({ code: 404 });
-  }, 90_000);
+  }, 180_000);
 
   it('runs user and catalog in one process, asking each other in process and unlock apart', async () => {
     const [here, unlock] = await Promise.all([freePort(), freePort()]);
@@ -76,5 +64,5 @@ describe('TARGET, from the module registry', () => {
     expect(await user.json()).toMatchObject({ code: 200, data: { kind: 'guest' } });
     const homepage = await fetch(`${url}/api/homepage`, { headers: internal }).then((r) => r.json());
     expect(homepage).toMatchObject({ code: 200, data: { carousel: { items: [] } } });
-  }, 90_000);
+  }, 330_000);
 });

@@ -5,6 +5,6 @@ export default defineProject({
     name: 'demo',
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
   },
 });

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { poll, type RunningSite } from './harness';
+import { eventually, SiteExited } from '@cliffhanger/platform/testing';
+import type { RunningSite } from './harness';
 
 interface Envelope<T> {
   code: number;
@@ -47,22 +48,22 @@ const episodesOf = (site: Site, videoId: string) => {
 export async function waitForDemoCatalog(site: Site, timeoutMs = 360_000): Promise<DemoCatalog> {
   const { baseUrl } = site;
   const started = Date.now();
-  const homepage = await poll('a homepage with series', timeoutMs, async () => {
+  const homepage = await eventually(async () => {
     site.assertRunning();
     const data = await call<{ carousel: { items: CardLite[] }; sections: Array<{ id: string; items: CardLite[] }> }>(baseUrl, '/api/homepage');
     return data.sections.some((section) => section.items.length > 0) ? data : undefined;
-  }, 3000);
+  }, { timeoutMs, what: 'a homepage with series', intervalMs: 3000, stopOn: SiteExited });
   const tags = await call<Array<{ id: string }>>(baseUrl, '/api/tag');
   const cards = [...homepage.carousel.items, ...homepage.sections.flatMap((section) => section.items)];
   const series = [...new Map(cards.map((card) => [card.id, { id: card.id, title: card.title }])).values()];
 
-  const playable = await poll('a ready first episode', timeoutMs - (Date.now() - started), async () => {
+  const playable = await eventually(async () => {
     for (const card of series) {
       const first = (await episodesOf(site, card.id))[0];
       if (first?.ready && !first.locked) return { ...card, firstEpisodeId: first.id };
     }
     return undefined;
-  }, 5000);
+  }, { timeoutMs: timeoutMs - (Date.now() - started), what: 'a ready first episode', intervalMs: 5000, stopOn: SiteExited });
 
   const sectionId = homepage.sections.find((section) => section.items.length > 0)!.id;
   return { tagId: tags[0]!.id, sectionId, playable, series };
@@ -70,28 +71,28 @@ export async function waitForDemoCatalog(site: Site, timeoutMs = 360_000): Promi
 
 /** Waits until a series has an episode with this number that a new guest may watch. */
 export function waitForFreeEpisode(site: Site, videoId: string, number: number, timeoutMs: number): Promise<EpisodeLite> {
-  return poll(`episode ${number} of ${videoId}`, timeoutMs, async () => {
+  return eventually(async () => {
     const episode = (await episodesOf(site, videoId)).find((entry) => entry.number === number);
     return episode?.ready && !episode.locked ? episode : undefined;
-  }, 5000);
+  }, { timeoutMs, what: `episode ${number} of ${videoId}`, intervalMs: 5000, stopOn: SiteExited });
 }
 
 /** Waits until some series lists an episode a new guest may not watch. */
 export function waitForLockedEpisode(site: Site, series: CardLite[], timeoutMs: number): Promise<CardLite & { locked: EpisodeLite }> {
-  return poll('a locked episode', timeoutMs, async () => {
+  return eventually(async () => {
     for (const card of series) {
       const locked = (await episodesOf(site, card.id)).find((episode) => episode.locked);
       if (locked) return { ...card, locked };
     }
     return undefined;
-  }, 10_000);
+  }, { timeoutMs, what: 'a locked episode', intervalMs: 10_000, stopOn: SiteExited });
 }
 
 /** ffmpeg from the system (Debian's, installed by .ci/run), or FFMPEG_PATH. */
 const ffmpeg = process.env.FFMPEG_PATH || 'ffmpeg';
 
 /** A tiny real episode: a 2 s test pattern with a tone. */
-function renderClip(): Buffer {
+export function renderClip(): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'cliffhanger-e2e-clip-'));
   const file = join(dir, 'clip.mp4');
   execFileSync(ffmpeg, [
@@ -134,9 +135,9 @@ export async function uploadPaidSeries(site: RunningSite, timeoutMs: number): Pr
     }).then((response) => response.json() as Promise<Envelope<unknown>>);
     if (upload.code !== 200) throw new Error(`uploading episode ${number} answered ${upload.code}`);
   }
-  const episodes = await poll('the paid series to be transcoded', timeoutMs, async () => {
+  const episodes = await eventually(async () => {
     const list = await episodesOf(site, id);
     return list.length === 2 && list.every((episode) => episode.ready) ? list : undefined;
-  }, 3000);
+  }, { timeoutMs, what: 'the paid series to be transcoded', intervalMs: 3000, stopOn: SiteExited });
   return { id, episodes };
 }

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, poll, startSite, type RunningSite } from './harness';
+import { eventually, SiteExited } from '@cliffhanger/platform/testing';
+import { launchChromium, startSite, type RunningSite } from './harness';
 
 // The vertical "For You" feed as a new viewer meets it, against the real site and its demo catalog:
 // a fresh site transcodes episode 1 of every series first, so the feed fills within minutes.
@@ -11,11 +12,11 @@ const SWIPES = 3;
 
 beforeAll(async () => {
   site = await startSite();
-  await poll(`a feed of ${SWIPES + 1} series`, 600_000, async () => {
+  await eventually(async () => {
     site.assertRunning();
     const envelope = (await (await fetch(`${site.baseUrl}/api/video/feed?size=20`)).json()) as { code: number; data: { items: unknown[] } };
     return envelope.code === 200 && envelope.data.items.length > SWIPES ? true : undefined;
-  }, 5000);
+  }, { timeoutMs: 600_000, what: `a feed of ${SWIPES + 1} series`, intervalMs: 5000, stopOn: SiteExited });
   browser = await launchChromium();
 }, 900_000);
 
@@ -110,11 +111,11 @@ describe('the For You feed', () => {
     // continue on the home page, kept from their history's events.
     await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 4, undefined, { timeout: 30_000 });
     await page.locator('.tabbar').getByRole('link', { name: 'Home', exact: true }).click();
-    await poll('the "Continue watching" row', 30_000, async () => {
+    await eventually(async () => {
       if (await page.getByRole('heading', { name: 'Continue watching' }).count()) return true;
       await page.reload();
       return undefined;
-    }, 2000);
+    }, { timeoutMs: 30_000, what: 'the "Continue watching" row', intervalMs: 2000, stopOn: SiteExited });
     const row = page.locator('section.row', { has: page.getByRole('heading', { name: 'Continue watching' }) });
     const continued = await row.locator('.tile').allTextContents();
     expect(continued.length).toBeGreaterThan(0);

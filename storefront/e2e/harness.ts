@@ -1,13 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { repoRoot, startSiteProcess } from '@cliffhanger/platform/testing';
 
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_ROOT = repoRoot;
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -26,20 +23,13 @@ export interface RunningSite {
   /** The admin API's bearer token: made up for a site the suite starts, E2E_ADMIN_TOKEN for one already running. */
   adminToken: string | undefined;
   output: () => string;
+  /** Notes a secret the suite used (a token, a grant, a card number): `secretsInOutput` looks for it. */
+  keepSecret: (value: string) => void;
+  /** The kept secrets that appear anywhere in the server's output since it started (each shortened): none, for a sound site. */
+  secretsInOutput: () => string[];
   /** Throws, with the server's last output, when the server has exited; long waits call it to fail fast. */
   assertRunning: () => void;
   stop: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 let built = false;
@@ -48,32 +38,13 @@ let built = false;
 function buildStorefront(): void {
   if (process.env.E2E_SKIP_BUILD === '1' || built) return;
   built = true;
-  // The browser's build, then the gateway's renderer of first screens (storefront/package.json, "build").
-  for (const args of [['build'], ['build', '--ssr', 'src/entry-server.tsx']]) {
+  // The browser's build, the operators' console, then the gateway's renderer of first screens (storefront/package.json, "build").
+  for (const args of [['build'], ['build', '--mode', 'console'], ['build', '--ssr', 'src/entry-server.tsx']]) {
     execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'vite'), [...args, '--logLevel', 'warn'], {
       cwd: join(REPO_ROOT, 'storefront'),
       stdio: 'inherit',
     });
   }
-}
-
-/** The site's process is gone: waiting longer cannot help. */
-export class SiteExited extends Error {}
-
-export async function poll<T>(what: string, timeoutMs: number, attempt: () => Promise<T | undefined>, everyMs = 1000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await attempt();
-      if (value !== undefined) return value;
-    } catch (error) {
-      if (error instanceof SiteExited) throw error;
-      lastError = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
 }
 
 export interface SiteOptions {
@@ -94,56 +65,38 @@ export async function startSite(options: SiteOptions = {}): Promise<RunningSite>
       baseUrl: existing.replace(/\/$/, ''),
       adminToken: process.env.E2E_ADMIN_TOKEN,
       output: () => '',
+      // A server the suite did not start: its output is not the suite's to read.
+      keepSecret: () => undefined,
+      secretsInOutput: () => [],
       assertRunning: () => undefined,
       stop: async () => undefined,
     };
   }
   buildStorefront();
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'cliffhanger-e2e-'));
   const adminToken = randomBytes(24).toString('hex');
-  let log = '';
-  const child: ChildProcess = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['gateway/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // Everything the server wrote, for the search for secrets (bounded: a run writes a few hundred KB).
+  let everything = '';
+  const secrets = new Set<string>();
+  const site = await startSiteProcess({
+    dataDirPrefix: 'cliffhanger-e2e-',
+    // Two episodes of each demo series are all a suite plays: the other 69 would only transcode in the
+    // background for the whole run, taking the cores the browser's page loads and players are measured on.
+    env: { ADMIN_TOKEN: adminToken, DEMO_EPISODES: '2', ...options.env },
+    onOutput: (text) => {
+      if (everything.length < 64_000_000) everything += text;
+    },
   });
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-20_000);
+  const baseUrl = site.origin;
+  secrets.add(adminToken);
+  return {
+    baseUrl,
+    adminToken,
+    output: site.output,
+    keepSecret: (value) => void (value.length >= 8 && secrets.add(value)),
+    secretsInOutput: () => [...secrets].filter((secret) => everything.includes(secret)).map((secret) => `${secret.slice(0, 6)}…`),
+    assertRunning: site.assertRunning,
+    stop: site.stop,
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const assertRunning = () => {
-    if (exited) throw new SiteExited(`the server exited:\n${log}`);
-  };
-  const stop = async () => {
-    if (!exited) {
-      const gone = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await gone;
-      clearTimeout(timer);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    // With the demo catalog on, /readyz answers 503 until a first episode is transcoded and playable.
-    await poll('GET /readyz', 600_000, async () => {
-      assertRunning();
-      const response = await fetch(`${baseUrl}/readyz`);
-      return response.status === 200 ? true : undefined;
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { baseUrl, adminToken, output: () => log, assertRunning, stop };
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, poll, startSite, type RunningSite } from './harness';
+import { eventually, SiteExited } from '@cliffhanger/platform/testing';
+import { CHROMIUM_ARGS, startSite, type RunningSite } from './harness';
 
 // The site this suite starts has a Sentry DSN, whose host is a local stand-in of Sentry's ingest;
 // Chromium reaches the site under a .cc name, so the browser's reports are the sandbox's.
@@ -69,12 +70,12 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('Sentry in the browser (a sit
   it('sends a page error to the DSN, filed under the sandbox, with tracing and replay on', async () => {
     const page = await openHome();
     // Sentry loads after the first render, on its own: wait until it reports a thrown error.
-    await poll('an error event at the stand-in', 30_000, async () => {
+    await eventually(async () => {
       await page.evaluate(() => setTimeout(() => {
         throw new Error('e2e: a broken button');
       }));
       return items('event').find((item) => item.payload.exception?.values?.[0]?.value?.includes('e2e: a broken button'));
-    });
+    }, { timeoutMs: 30_000, what: 'an error event at the stand-in', intervalMs: 1000, stopOn: SiteExited });
     const { header, payload } = items('event').find((item) => item.payload.exception?.values?.[0]?.value?.includes('e2e: a broken button'))!;
     expect(payload.environment).toBe('sandbox');
     expect(payload.request.url).toBe(`${siteUrl}/`);
@@ -104,7 +105,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('Sentry in the browser (a sit
   it('keeps a page load whose draw is under 0.3 as a transaction, sent with its sample rate', async () => {
     const before = items('transaction').length;
     const page = await openDrawingFrom(0, 0.29);
-    const transaction = await poll('the sampled page load', 60_000, async () => items('transaction').slice(before).find((item) => item.payload.contexts?.trace?.op === 'pageload'), 250);
+    const transaction = await eventually(async () => items('transaction').slice(before).find((item) => item.payload.contexts?.trace?.op === 'pageload'), { timeoutMs: 60_000, what: 'the sampled page load', intervalMs: 250, stopOn: SiteExited });
     await page.close();
     expect(transaction.header.trace).toMatchObject({ sample_rate: '0.3', environment: 'sandbox', sampled: 'true' });
     expect(transaction.payload.environment).toBe('sandbox');
@@ -115,12 +116,12 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('Sentry in the browser (a sit
     const before = items('transaction').length;
     const page = await openDrawingFrom(0.3, 1);
     const message = 'e2e: an error on an unsampled page';
-    const event = await poll('the unsampled page’s error', 60_000, async () => {
+    const event = await eventually(async () => {
       await page.evaluate((message) => setTimeout(() => {
         throw new Error(message);
       }), message);
       return items('event').find((item) => item.payload.exception?.values?.[0]?.value?.includes(message));
-    }, 500);
+    }, { timeoutMs: 60_000, what: 'the unsampled page’s error', intervalMs: 500, stopOn: SiteExited });
     // The error was sent after the page load's trace had been decided: no transaction came of it.
     expect(event.header.trace).toMatchObject({ sample_rate: '0.3', sampled: 'false' });
     expect(items('transaction').slice(before).filter((item) => item.payload.contexts?.trace?.trace_id === event.header.trace?.trace_id)).toEqual([]);
@@ -135,7 +136,7 @@ describe.skipIf(Boolean(process.env.E2E_BASE_URL))('Sentry in the browser (a sit
     });
     await page.goto('/');
     await page.locator('#app *').first().waitFor();
-    await poll('API calls', 10_000, async () => (calls.length >= 2 ? true : undefined), 100);
+    await eventually(async () => (calls.length >= 2 ? true : undefined), { timeoutMs: 10_000, what: 'API calls', intervalMs: 100, stopOn: SiteExited });
     const traceparents = calls.map((call) => call.headers().traceparent);
     for (const traceparent of traceparents) expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
     expect(new Set(traceparents.map((traceparent) => traceparent!.split('-')[1])).size).toBe(traceparents.length);

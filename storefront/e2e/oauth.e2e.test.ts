@@ -27,6 +27,7 @@ beforeAll(async () => {
     own: true,
     env: { DEMO: '0', GOOGLE_CLIENT_ID: CLIENT.id, GOOGLE_CLIENT_SECRET: CLIENT.secret, GOOGLE_ISSUER: issuer },
   });
+  site.keepSecret(CLIENT.secret);
   const key = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'e2e', use: 'sig', alg: 'RS256' };
   handle = new Provider(issuer, {
     clients: [
@@ -96,6 +97,13 @@ describe('signing in with Google in the storefront', () => {
     const context = await browser.newContext({ baseURL: site.baseUrl, locale: 'en-US', viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+    // The provider's code and state on the way back, and the site's one-time code: none may reach its logs.
+    page.on('request', (request) => {
+      const { searchParams } = new URL(request.url());
+      for (const name of ['code', 'state', 'oauth']) if (searchParams.get(name)) site.keepSecret(searchParams.get(name)!);
+      const code = request.url().endsWith('/api/user/oauth/exchange') ? (JSON.parse(request.postData() ?? '{}') as { code?: string }).code : undefined;
+      if (code) site.keepSecret(code);
+    });
 
     await page.goto(`/videos/${encodeURIComponent(videoId)}`);
     await page.getByRole('button', { name: 'My List' }).click();
@@ -140,6 +148,7 @@ describe('signing in with Google in the storefront', () => {
     await their.getByRole('button', { name: 'Continue with Google' }).click();
     await atProvider(their, `attacker-${Date.now()}@example.com`);
     await expect.poll(() => planted).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    site.keepSecret(planted);
     await theirs.close();
 
     // ...and has the viewer's browser open its link (login CSRF): that browser has no cookie of the sign-in.
@@ -159,5 +168,10 @@ describe('signing in with Google in the storefront', () => {
 
   it('threw no errors in any page', () => {
     expect(pageErrors).toEqual([]);
+  });
+
+  it('wrote neither the client secret nor a sign-in\'s one-time codes to the site\'s logs', () => {
+    expect(site.output()).not.toBe('');
+    expect(site.secretsInOutput()).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, poll, startSite, type RunningSite } from './harness';
+import { eventually, SiteExited } from '@cliffhanger/platform/testing';
+import { launchChromium, startSite, type RunningSite } from './harness';
 
 // Subtitles as a viewer meets them: an episode of its own, uploaded with subtitles through the admin
 // API, so the site this suite starts needs no demo catalog.
@@ -51,11 +52,11 @@ beforeAll(async () => {
   videoId = video.id;
   const episode = await admin<{ id: string }>('POST', `/api/admin/videos/${videoId}/episodes`, new Uint8Array(renderClip()), 'video/mp4');
   for (const [lang, lines] of Object.entries(LINES)) await admin('PUT', `/api/admin/episodes/${episode.id}/subtitles/${lang}`, vttOf(lines), 'text/vtt');
-  await poll('the subtitled episode to be transcoded', 180_000, async () => {
+  await eventually(async () => {
     site.assertRunning();
     const answer = (await (await fetch(`${site.baseUrl}/api/video?id=${videoId}`)).json()) as { data: { episodes: { ready: boolean }[] } };
     return answer.data.episodes[0]?.ready ? true : undefined;
-  }, 2000);
+  }, { timeoutMs: 180_000, what: 'the subtitled episode to be transcoded', intervalMs: 2000, stopOn: SiteExited });
 }, 900_000);
 
 afterAll(async () => {

@@ -1,15 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoaderData } from './api/loaderData';
-import type { VideoCard } from './api/types';
 import { stubPlayback } from './features/video/playerTesting';
 import { markupOf } from './ssr/testing';
-
-const card = (id: string, title: string): VideoCard => ({ id, title, cover: `/media/public/covers/${id}.jpg`, tags: ['Romance'], episodeCount: 24, playCount: 1234 });
-const page = (items: VideoCard[]) => ({ items, page: 1, size: 12, hasMore: false });
+import { card, heirReturns, ok, page, serveApi, type ServedApi } from './testing/renderWithApp';
 
 const loaderData: LoaderData = {
   homepage: {
@@ -20,15 +17,7 @@ const loaderData: LoaderData = {
 };
 
 /** A series as a visitor who has unlocked nothing sees it (the series page's loader data, and the viewer's own answer here). */
-const video = {
-  ...card('heir', 'The Heir Returns'),
-  description: 'A heir comes home.',
-  freeEpisodes: 1,
-  priceCoins: 30,
-  favorited: false,
-  resume: null,
-  episodes: [1, 2].map((number) => ({ id: `e${number}`, number, title: `Episode ${number}`, durationSeconds: 60, locked: number > 1, ready: true })),
-};
+const video = heirReturns(2);
 
 const episode = {
   id: 'e1',
@@ -41,26 +30,31 @@ const episode = {
   subtitles: [],
 };
 
-const calls: string[] = [];
+let api: ServedApi;
+/** The calls the page made, as their addresses. */
+const calls = () => api.calls.map(({ path, query }) => (query.size ? `${path}?${query}` : path));
 // Each test a first visit: the app's modules anew (what a page remembers within a visit starts over).
 const noteLanding = async () => (await import('./lib/attribution')).noteLanding();
 beforeEach(() => {
   vi.resetModules();
   localStorage.clear();
-  calls.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const { pathname, search } = new URL(url, 'http://localhost');
-      calls.push(pathname + search);
-      const data = pathname === '/api/user' ? { id: 'u1', kind: 'guest', email: null, coins: 5, vip: null } : pathname === '/api/homepage/query' ? page([card('heir', 'The Heir Returns')]) : pathname === '/api/video' ? video : pathname === '/api/video/episode' ? episode : pathname === '/api/homepage' ? loaderData.homepage : [];
-      return new Response(JSON.stringify({ code: 200, message: 'ok', data }), { headers: { 'content-type': 'application/json' } });
-    }),
+  api = serveApi(
+    {
+      '/api/user': ok({ id: 'u1', kind: 'guest', email: null, coins: 5, vip: null }),
+      '/api/homepage/query': ok(page([card('heir', 'The Heir Returns')])),
+      '/api/video': ok(video),
+      '/api/video/episode': ok(episode),
+      '/api/homepage': ok(loaderData.homepage),
+    },
+    { fallback: ok([]) },
   );
 });
 
-afterEach(() => {
-  vi.unstubAllGlobals();
+// Each hydrated app unmounted: React's work still scheduled for it would otherwise run after the
+// test, or after jsdom is gone (a "window is not defined" thrown into the next file's run).
+const roots: Root[] = [];
+afterEach(async () => {
+  await act(async () => roots.splice(0).forEach((root) => root.unmount()));
   document.body.innerHTML = '';
 });
 
@@ -79,7 +73,7 @@ async function hydrate(app: HTMLElement, path: string, data: LoaderData = loader
   const initial = await loadLanguage('en');
   const recovered: unknown[] = [];
   await act(async () => {
-    hydrateRoot(
+    roots.push(hydrateRoot(
       app,
       <App queryClient={queryClient} initial={initial}>
         <MemoryRouter initialEntries={[path]}>
@@ -87,7 +81,7 @@ async function hydrate(app: HTMLElement, path: string, data: LoaderData = loader
         </MemoryRouter>
       </App>,
       { onRecoverableError: (error) => recovered.push(error) },
-    );
+    ));
   });
   expect(recovered).toEqual([]);
 }
@@ -139,7 +133,7 @@ describe('the home page rendered on the server', () => {
     expect(app.querySelectorAll('.shell')).toHaveLength(1);
     expect(app.querySelectorAll('.carousel')).toHaveLength(1);
     // The page's data came with it: only the viewer's own calls go out.
-    expect(calls.filter((call) => call.startsWith('/api/homepage'))).toEqual([]);
+    expect(calls().filter((call) => call.startsWith('/api/homepage'))).toEqual([]);
     // The rows below the first screen follow, one task each.
     await waitFor(() => expect([...app.querySelectorAll('.row .section-title')].map((title) => title.textContent)).toEqual(['Top this week', 'New releases', 'Romance']));
     // And it is live: a tab switch renders the browse panel.
@@ -161,7 +155,7 @@ describe('the home page rendered on the server', () => {
     // The server's rows and pictures are kept (the rows below the first screen follow them).
     expect([...app.querySelectorAll('.row')].slice(0, rows.length)).toEqual(rows);
     expect([...app.querySelectorAll('.row img')].slice(0, pictures.length)).toEqual(pictures);
-    expect(calls.some((call) => call.includes('sectionId=continue'))).toBe(false);
+    expect(calls().some((call) => call.includes('sectionId=continue'))).toBe(false);
   });
 
   it('keeps a returning viewer\'s place for "continue watching" until it answers', async () => {
@@ -174,7 +168,7 @@ describe('the home page rendered on the server', () => {
     await hydrate(app, '/');
     expect(app.querySelector('.carousel__backdrop')).toBe(backdrop);
     await waitFor(() => expect(app.querySelector('#section-continue')?.textContent).toBe('Continue watching'));
-    expect(calls).toContain('/api/homepage/query?sectionId=continue&page=1&size=12');
+    expect(calls()).toContain('/api/homepage/query?sectionId=continue&page=1&size=12');
   });
 
   it('renders a series page from the series as a new visitor sees it, the player on its cover, and React hydrates it', async () => {
@@ -190,7 +184,7 @@ describe('the home page rendered on the server', () => {
     expect(app.querySelector('video.player__video')).toBe(player);
     expect(app.querySelectorAll('h1')).toHaveLength(1);
     // The viewer's own locks and place are asked for at once: the server's page was anyone's.
-    await waitFor(() => expect(calls).toContain('/api/video?id=heir'));
+    await waitFor(() => expect(calls()).toContain('/api/video?id=heir'));
     // The viewer's own answer replaces the server's in the same elements.
     await waitFor(() => expect(app.querySelector('h1')?.textContent).toBe('The Heir Returns'));
     expect(app.querySelector('video.player__video')).toBe(player);

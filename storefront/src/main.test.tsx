@@ -1,17 +1,16 @@
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoaderData } from './api/loaderData';
-import type { Video, VideoCard } from './api/types';
+import type { Video } from './api/types';
 import { stubPlayback } from './features/video/playerTesting';
 import { LAZY_IMAGE } from './lib/lazyImages';
 import { markupOf } from './ssr/testing';
+import { card, heirReturns, ok, page, serveApi, type Answers } from './testing/renderWithApp';
 
 // The browser's side of a server-rendered page, through main.tsx itself: whatever the viewer brings
 // (a stored token, their own locks, a language of their own), React hydrates the server's markup
 // without a mismatch (none reported to onRecoverableError), keeps its elements, and the page ends
 // exactly as the same page rendered afresh on the client from the splash.
-
-const card = (id: string, title: string): VideoCard => ({ id, title, cover: `/media/public/covers/${id}.jpg`, tags: ['Romance'], episodeCount: 24, playCount: 1234 });
-const page = (items: VideoCard[]) => ({ items, page: 1, size: 12, hasMore: false });
 
 const homeData: LoaderData = {
   homepage: {
@@ -22,15 +21,7 @@ const homeData: LoaderData = {
 };
 
 /** The series as a visitor who has unlocked nothing sees it: what the server renders. */
-const anyones: Video = {
-  ...card('heir', 'The Heir Returns'),
-  description: 'A heir comes home.',
-  freeEpisodes: 1,
-  priceCoins: 30,
-  favorited: false,
-  resume: null,
-  episodes: [1, 2, 3].map((number) => ({ id: `e${number}`, number, title: `Episode ${number}`, durationSeconds: 60, locked: number > 1, ready: true })),
-};
+const anyones = heirReturns(3);
 /** The same series as this viewer sees it: episode 2 unlocked, a favourite, a place in episode 2. */
 const theirs: Video = {
   ...anyones,
@@ -58,34 +49,25 @@ const member = { id: 'u1', kind: 'member', email: 'ana@example.com', coins: 120,
 beforeEach(() => {
   localStorage.clear();
   slow = null;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const { pathname, searchParams } = new URL(url, 'http://localhost');
-      if (slow && `${pathname}?${searchParams}`.includes(slow)) await new Promise(() => {});
-      const data =
-        pathname === '/api/user'
-          ? member
-          : pathname === '/api/video'
-            ? theirs
-            : pathname === '/api/video/episode'
-              ? episode(searchParams.get('episodeId') ?? 'e1', Number((searchParams.get('episodeId') ?? 'e1').slice(1)))
-              : pathname === '/api/homepage/query'
-                ? searchParams.get('sectionId') === 'continue'
-                  ? page([card('bride', 'The Runaway Bride')])
-                  : page([])
-                : pathname === '/api/homepage'
-                  ? homeData.homepage
-                : pathname === '/api/user/checkin'
-                  ? { checkedInToday: false, streak: 0, nextBonus: 10, opensAt: null }
-                  : [];
-      return new Response(JSON.stringify({ code: 200, message: 'ok', data }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
+  const answers: Answers = {
+    '/api/user': ok(member),
+    '/api/video': ok(theirs),
+    '/api/video/episode': (call) => {
+      const id = call.query.get('episodeId') ?? 'e1';
+      return ok(episode(id, Number(id.slice(1))));
+    },
+    '/api/homepage/query': (call) => ok(page(call.query.get('sectionId') === 'continue' ? [card('bride', 'The Runaway Bride')] : [])),
+    '/api/homepage': ok(homeData.homepage),
+    '/api/user/checkin': ok({ checkedInToday: false, streak: 0, nextBonus: 10, opensAt: null }),
+  };
+  serveApi(answers, { fallback: ok([]), hold: (call) => slow !== null && `${call.path}?${call.query}`.includes(slow) });
 });
 
+/** Every app a test started: each is unmounted after it, as a page left (see expectSameAsFresh). */
+const started: Root[] = [];
+
 afterEach(() => {
-  vi.unstubAllGlobals();
+  for (const root of started.splice(0)) root.unmount();
   document.body.innerHTML = '';
 });
 
@@ -106,16 +88,21 @@ async function serverRendered(path: string, data: LoaderData): Promise<ServerRen
 }
 
 /** Loads the page as the gateway sends it (server-rendered, or the splash) and runs main.tsx on it, as boot.ts does. */
-async function open(path: string, data: LoaderData, rendered: ServerRendered | null): Promise<{ app: HTMLElement; how: string; recoverableErrors: () => number }> {
+async function open(
+  path: string,
+  data: LoaderData,
+  rendered: ServerRendered | null,
+): Promise<{ app: HTMLElement; how: string; root: Root; recoverableErrors: () => number }> {
   window.history.replaceState(null, '', path);
   document.documentElement.lang = rendered?.htmlLang ?? 'en';
   document.body.innerHTML = `<script id="loader-data" type="application/json">${JSON.stringify(data)}</script><div id="app"${rendered ? ' data-server-rendered' : ''}>${rendered ? rendered.html : '<div class="splash"></div>'}</div>`;
   vi.resetModules();
   const main = await import('./main');
-  const how = await main.start();
+  const { how, root } = await main.start();
+  started.push(root);
   // The module main.tsx reports React's recoverable errors to (the same registry since the reset).
   const { recoverableErrorCount } = await import('./lib/monitoring');
-  return { app: document.getElementById('app')!, how, recoverableErrors: recoverableErrorCount };
+  return { app: document.getElementById('app')!, how, root, recoverableErrors: recoverableErrorCount };
 }
 
 /**
@@ -152,7 +139,8 @@ async function settled(app: HTMLElement): Promise<string> {
       .map(shown)
       .join('')
       .replace(/_[rR]_[0-9a-z]+_/g, (id) => ids.get(id) ?? (ids.set(id, `id${ids.size + 1}`), `id${ids.size}`));
-    if (now === last) return now;
+    // An app rendered in a transition may not have committed anything yet: empty is not settled.
+    if (now === last && now !== '') return now;
     last = now;
   }
   throw new Error('the page never settled');
@@ -162,6 +150,9 @@ async function expectSameAsFresh(path: string, data: LoaderData, rendered: Serve
   const fresh = await open(path, data, null);
   expect(fresh.how).toBe('rendered');
   const expected = await settled(fresh.app);
+  // Gone for good, as a page left: its React (another copy, since the modules are loaded anew) no
+  // longer renders beside the next one's, which a transition would otherwise let it do.
+  fresh.root.unmount();
   document.body.innerHTML = '';
 
   const hydrated = await open(path, data, rendered);

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import { createRoot, hydrateRoot, type RootOptions } from 'react-dom/client';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot, type Root, type RootOptions } from 'react-dom/client';
 import { BrowserRouter, matchPath } from 'react-router-dom';
 import { App } from './App';
 import { catalogCalls } from './api/catalog';
@@ -65,9 +66,9 @@ const rootOptions: RootOptions = { onRecoverableError: reportRecoverableError };
  * Hydrates the server's markup in #app, or renders the app there, once the page's chunk and the
  * visitor's language are here; boot.ts calls it. Not awaited at the top of this module: the page's
  * chunk imports this one (the libraries it holds), and a module still waiting on its own top-level
- * await would keep that chunk from running. Resolves with what it did.
+ * await would keep that chunk from running. Resolves with what it did, and the root it did it in.
  */
-export async function start(): Promise<'hydrated' | 'rendered'> {
+export async function start(): Promise<{ how: 'hydrated' | 'rendered'; root: Root }> {
   try {
     const preferred = startingLanguage();
     // The server rendered in the language of the visitor's Accept-Language (<html lang>); the
@@ -92,13 +93,19 @@ export async function start(): Promise<'hydrated' | 'rendered'> {
         </BrowserRouter>
       </App>
     );
+    // In a transition, as a page of React's own frameworks does (Next.js's app-index): React then
+    // hydrates or renders in slices of a few milliseconds, yielding to the browser between them (a tap
+    // is answered at once, and the phone's main thread is never blocked for the whole page), where
+    // outside one it would do the whole page in one long task.
     if (hydrate) {
-      hydrateRoot(container, tree, rootOptions);
-      return 'hydrated';
+      let root!: Root;
+      startTransition(() => void (root = hydrateRoot(container, tree, rootOptions)));
+      return { how: 'hydrated', root };
     }
     container.textContent = '';
-    createRoot(container, rootOptions).render(tree);
-    return 'rendered';
+    const root = createRoot(container, rootOptions);
+    startTransition(() => root.render(tree));
+    return { how: 'rendered', root };
   } catch (error) {
     // Whatever happened, the viewer's own data is not held back for good.
     pageHydrated();

@@ -60,6 +60,7 @@ export const routes: { Component: ComponentType; children: PageRoute[] }[] = [
       page('/login', 'account/LoginPage'),
       page('/register', 'account/RegisterPage'),
       page('/retrievePassword', 'account/RetrievePasswordPage'),
+      page('/verifyEmail', 'account/VerifyEmailPage'),
       page('/favorites', 'lists/FavoritesPage'),
       page('/historys', 'lists/HistoryPage'),
       page('/unlocked', 'lists/UnlockedPage'),

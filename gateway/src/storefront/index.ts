@@ -1,5 +1,6 @@
 import type { CatalogPages } from '@cliffhanger/catalog';
 import { staticAssets } from './assets.ts';
+import { consoleHandler } from './console.ts';
 import { pageHandler } from './pages.ts';
 import { escapeMarkup, seoRoutes } from './seo.ts';
 
@@ -21,9 +22,10 @@ export interface StorefrontOptions {
 
 /**
  * Serves the built storefront (docs/storefront.md): robots.txt and the sitemap (seo.ts), the hashed
- * assets (assets.ts), and every other page (pages.ts), server-rendered where it can be.
+ * assets (assets.ts), the operators' console at /admin (console.ts), and every other page (pages.ts),
+ * server-rendered where it can be.
  */
 export function storefrontHandler(distDir: string, options: StorefrontOptions = {}) {
   const headTags = options.sentryDsn ? [`<meta name="sentry-dsn" content="${escapeMarkup(options.sentryDsn)}" />`] : [];
-  return [seoRoutes(options.catalog, options.publicUrl), ...staticAssets(distDir), pageHandler(distDir, { ...options, headTags })];
+  return [seoRoutes(options.catalog, options.publicUrl), ...staticAssets(distDir), consoleHandler(distDir), pageHandler(distDir, { ...options, headTags })];
 }

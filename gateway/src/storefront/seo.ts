@@ -19,7 +19,7 @@ export function originOf(req: Request, publicUrl: string | undefined): string {
 }
 
 // Pages that belong to one visitor, and payment steps: nothing a search engine should list.
-const PRIVATE_PATHS = ['/api/', '/individual', '/my', '/login', '/register', '/retrievePassword', '/favorites', '/historys', '/unlocked', '/order/'];
+const PRIVATE_PATHS = ['/api/', '/individual', '/my', '/login', '/register', '/retrievePassword', '/verifyEmail', '/favorites', '/historys', '/unlocked', '/order/'];
 
 export function robotsTxt(origin: string): string {
   return ['User-agent: *', 'Allow: /', ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`), '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');

@@ -1,9 +1,9 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { ok, parseInput, requireAdmin } from '@cliffhanger/platform';
-import { summaryCsv } from './csv.ts';
+import { ok, parseInput, requireRole } from '@cliffhanger/platform';
+import { playbackCsv, summaryCsv } from './csv.ts';
 import type { AnalyticsReports } from './reports.ts';
-import { playbackDimensions, summaryDimensions } from './schema.ts';
+import { attributionModels, playbackDimensions, summaryDimensions } from './schema.ts';
 
 /** The longest range a report sums: a year, leap day included. */
 export const MAX_RANGE_DAYS = 366;
@@ -28,12 +28,22 @@ function checkRange(range: { from: string; to: string }, context: z.RefinementCt
   else if (days > MAX_RANGE_DAYS) context.addIssue({ code: 'custom', path: ['to'], message: `A report covers at most ${MAX_RANGE_DAYS} days` });
 }
 
+const format = z.enum(['json', 'csv'], { message: 'format must be json or csv' }).default('json');
+
+/** A CSV download: named after the report and its query, never cached. */
+function sendCsv(res: Response, name: string, body: string): void {
+  res.setHeader('Content-Disposition', `attachment; filename="${name}.csv"`);
+  res.setHeader('Cache-Control', 'no-store');
+  res.type('text/csv').send(body);
+}
+
 const summaryQuery = z
   .object({
     from: day('from'),
     to: day('to'),
     by: z.enum(summaryDimensions, { message: `by must be one of ${summaryDimensions.join(', ')}` }).default('day'),
-    format: z.enum(['json', 'csv'], { message: 'format must be json or csv' }).default('json'),
+    model: z.enum(attributionModels, { message: `model must be one of ${attributionModels.join(', ')}` }).default('last'),
+    format,
   })
   .superRefine(checkRange);
 
@@ -42,30 +52,28 @@ const playbackQuery = z
     from: day('from'),
     to: day('to'),
     by: z.enum(playbackDimensions, { message: `by must be one of ${playbackDimensions.join(', ')}` }).default('episode'),
+    format,
   })
   .superRefine(checkRange);
 
 /** The analyst's calls of docs/api.md ("Admin"), behind ADMIN_TOKEN. */
 export function analyticsAdminRoutes(reports: AnalyticsReports, adminToken: string | undefined): Router {
   const router = Router();
-  router.use('/api/admin/analytics', requireAdmin(adminToken));
+  router.use('/api/admin/analytics', requireRole(adminToken, 'operator'));
 
   router.get('/api/admin/analytics/summary', async (req, res) => {
-    const { by, format, ...range } = parseInput(summaryQuery, req.query);
-    const rows = await reports.summary(by, range);
-    if (format === 'csv') {
-      res.setHeader('Content-Disposition', `attachment; filename="analytics-summary-${by}-${range.from}-${range.to}.csv"`);
-      res.setHeader('Cache-Control', 'no-store');
-      res.type('text/csv').send(summaryCsv(rows));
-      return;
-    }
-    // `data` stays the rows the contract names; the funnel rides beside it in the envelope.
-    res.json({ ...ok(rows), funnel: await reports.funnel(range) });
+    const { by, model, format, ...range } = parseInput(summaryQuery, req.query);
+    const rows = await reports.summary(by, model, range);
+    if (format === 'csv') return sendCsv(res, `analytics-summary-${by}-${model}-${range.from}-${range.to}`, summaryCsv(model, rows));
+    // `data` stays the rows the contract names; the model and the funnel ride beside it in the envelope.
+    res.json({ ...ok(rows), model, funnel: await reports.funnel(range) });
   });
 
   router.get('/api/admin/analytics/playback', async (req, res) => {
-    const { by, ...range } = parseInput(playbackQuery, req.query);
-    res.json(ok(await reports.playback(by, range)));
+    const { by, format, ...range } = parseInput(playbackQuery, req.query);
+    const rows = await reports.playback(by, range);
+    if (format === 'csv') return sendCsv(res, `analytics-playback-${by}-${range.from}-${range.to}`, playbackCsv(rows));
+    res.json(ok(rows));
   });
 
   return router;

@@ -6,29 +6,36 @@ import type { Attribution, BusEvent, EventType } from '@cliffhanger/platform';
  */
 
 export interface Counters {
+  /** Visits seen: a visit counts once, on the first of its hits to arrive. */
+  visits: number;
+  /** Visits whose first page (the `landing` hit) arrived: a visit lands once, whatever its client sends. */
   landings: number;
+  pageViews: number;
   videoViews: number;
   plays: number;
   unlocks: number;
   orders: number;
   /** Minor units of USD. */
   revenueAmount: number;
+  /** Minor units of USD given back (`order.refunded`): revenue net of refunds is revenueAmount less this. */
+  refundedAmount: number;
   vipStarts: number;
   vipCancels: number;
 }
 
-/** Landing → video view → first unlock or paid order. */
-export type FunnelStep = 'landed' | 'viewed' | 'converted';
+/** Landing → video view → registration → first unlock or paid order → first paid order. */
+export type FunnelStep = 'landed' | 'viewed' | 'registered' | 'converted' | 'paid';
 
-/** What one event adds: counters, a funnel step of its user, the campaign it names itself. */
+/** What one event adds: counters, the funnel steps its user reached. */
 export interface Fact {
   counts: Partial<Counters>;
-  step?: FunnelStep;
-  campaign?: string;
-  /** Counts only the first time of this reference: a play per user, episode and UTC day; a subscription's cancel. */
+  steps?: FunnelStep[];
+  /** Counts only the first time of this reference: a play per user, episode and UTC day; a subscription's cancel; a refund. */
   once?: string;
   /** A payment in another currency than USD: a conversion, but no revenue of ours to add. */
   foreignCurrency?: string;
+  /** The visit a page hit belongs to: its visit counts the first time, its landing the first time a landing of it comes. */
+  visit?: { id: string; landing: boolean };
 }
 
 /** statics.hit as the pixel writes it (proto StaticsHit). */
@@ -53,13 +60,16 @@ export const aggregatedTypes = [
   'episode.unlocked',
   'order.created',
   'payment.succeeded',
+  'order.refunded',
   'subscription.started',
   'subscription.canceled',
   'user.logged_in',
+  'user.registered',
 ] as const satisfies readonly EventType[];
 
-// Pixel event names: ours and the Facebook pixel's (the storefront may send either).
-const LANDINGS = new Set(['landing', 'page_view']);
+// Pixel event names: ours and the Facebook pixel's (the storefront may send either). A `landing` is
+// the first page of a visit (docs/analytics.md), and a page view too.
+const PAGE_VIEWS = new Set(['landing', 'page_view']);
 const VIDEO_VIEWS = new Set(['video_view', 'view_content']);
 export const PLAYBACK_EVENT = 'playback';
 
@@ -86,10 +96,11 @@ export function factOf(event: BusEvent): Fact | null {
   switch (event.type) {
     case 'statics.hit': {
       const hit = event.data as unknown as StaticsHit;
-      const campaign = campaignOf(hit.params);
-      const named = campaign ? { campaign } : {};
-      if (LANDINGS.has(hit.event)) return { counts: { landings: 1 }, step: 'landed', ...named };
-      if (VIDEO_VIEWS.has(hit.event)) return { counts: { videoViews: 1 }, step: 'viewed', ...named };
+      if (PAGE_VIEWS.has(hit.event)) {
+        const visit = keyOf(hit.params?.visit);
+        return { counts: { pageViews: 1 }, steps: ['landed'], ...(visit ? { visit: { id: visit, landing: hit.event === 'landing' } } : {}) };
+      }
+      if (VIDEO_VIEWS.has(hit.event)) return { counts: { videoViews: 1 }, steps: ['viewed'] };
       return null;
     }
     case 'history.recorded': {
@@ -97,16 +108,25 @@ export function factOf(event: BusEvent): Fact | null {
       return episodeId && event.userId ? { counts: { plays: 1 }, once: `play:${event.userId}:${episodeId}:${dayOf(event)}` } : null;
     }
     case 'episode.unlocked':
-      return { counts: { unlocks: 1 }, step: 'converted' };
+      return { counts: { unlocks: 1 }, steps: ['converted'] };
     case 'order.created':
       return { counts: { orders: 1 } };
     case 'payment.succeeded': {
       const { amount = 0, currency = 'USD' } = (event.data.amount ?? {}) as MoneyData;
-      if (currency !== 'USD') return { counts: {}, step: 'converted', foreignCurrency: currency };
-      return { counts: { revenueAmount: Math.max(0, Math.round(Number(amount) || 0)) }, step: 'converted' };
+      if (currency !== 'USD') return { counts: {}, steps: ['converted', 'paid'], foreignCurrency: currency };
+      return { counts: { revenueAmount: Math.max(0, Math.round(Number(amount) || 0)) }, steps: ['converted', 'paid'] };
+    }
+    case 'order.refunded': {
+      // Counted on the refund's day, under the order's attribution (the event carries it), once per refund.
+      const { amount = 0, currency = 'USD' } = (event.data.amount ?? {}) as MoneyData;
+      const refundId = keyOf(event.data.refundId);
+      if (currency !== 'USD') return { counts: {}, foreignCurrency: currency };
+      return { counts: { refundedAmount: Math.max(0, Math.round(Number(amount) || 0)) }, ...(refundId ? { once: `refund:${refundId}` } : {}) };
     }
     case 'subscription.started':
       return { counts: { vipStarts: 1 } };
+    case 'user.registered':
+      return { counts: {}, steps: ['registered'] };
     case 'subscription.canceled': {
       const subscriptionId = keyOf(event.data.subscriptionId);
       return { counts: { vipCancels: 1 }, ...(subscriptionId ? { once: `vip-cancel:${subscriptionId}` } : {}) };
@@ -122,6 +142,7 @@ export interface PlaybackSample {
   rung?: string;
   /** Play request to first frame; null when not reported. */
   startupMs: number | null;
+  rebufferCount: number;
   rebufferMs: number;
   /** Time spent playing (rebuffering not included); null when not reported. */
   watchMs: number | null;
@@ -130,8 +151,8 @@ export interface PlaybackSample {
 
 const HOUR_MS = 3_600_000;
 
-/** A duration in whole milliseconds from a pixel parameter; null when missing or not a duration. */
-function millis(value: string | undefined, max: number): number | null {
+/** A whole number (a duration in milliseconds, a count) from a pixel parameter, at most `max`; null when missing or not one. */
+function whole(value: string | undefined, max: number): number | null {
   if (value === undefined || value.trim() === '') return null;
   const ms = Number(value);
   return Number.isFinite(ms) && ms >= 0 ? Math.min(Math.round(ms), max) : null;
@@ -147,9 +168,10 @@ export function playbackSampleOf(hit: StaticsHit): PlaybackSample | null {
   return {
     ...(episodeId ? { episodeId } : {}),
     ...(rung ? { rung } : {}),
-    startupMs: millis(params.startupMs, 10 * 60_000),
-    rebufferMs: millis(params.rebufferMs, 24 * HOUR_MS) ?? 0,
-    watchMs: millis(params.watchMs, 24 * HOUR_MS),
+    startupMs: whole(params.startupMs, 10 * 60_000),
+    rebufferCount: whole(params.rebufferCount, 10_000) ?? 0,
+    rebufferMs: whole(params.rebufferMs, 24 * HOUR_MS) ?? 0,
+    watchMs: whole(params.watchMs, 24 * HOUR_MS),
     error: error !== undefined && error !== '0' && error.toLowerCase() !== 'false',
   };
 }

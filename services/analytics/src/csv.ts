@@ -1,4 +1,4 @@
-import type { SummaryRow } from './reports.ts';
+import type { PlaybackRow, SummaryRow } from './reports.ts';
 
 // A spreadsheet runs a cell that starts with one of these as a formula (CSV injection, OWASP): such a
 // text cell is written with a leading apostrophe, which spreadsheets show as text.
@@ -15,12 +15,54 @@ export function toCsv(header: readonly string[], rows: readonly (readonly (strin
   return [header, ...rows].map((row) => row.map(csvField).join(',') + '\r\n').join('');
 }
 
-/** The summary's columns; its Money becomes two columns. */
-export const SUMMARY_COLUMNS = ['key', 'landings', 'videoViews', 'plays', 'unlocks', 'orders', 'revenueAmount', 'revenueCurrency', 'vipStarts', 'vipCancels'] as const;
+/** The summary's columns; its Money becomes two columns, and every line names the attribution model. */
+export const SUMMARY_COLUMNS = [
+  'model',
+  'key',
+  'visits',
+  'landings',
+  'pageViews',
+  'videoViews',
+  'plays',
+  'unlocks',
+  'orders',
+  'revenueAmount',
+  'revenueCurrency',
+  'revenueNetAmount',
+  'revenueNetCurrency',
+  'vipStarts',
+  'vipCancels',
+] as const;
 
-export function summaryCsv(rows: readonly SummaryRow[]): string {
+export function summaryCsv(model: string, rows: readonly SummaryRow[]): string {
   return toCsv(
     SUMMARY_COLUMNS,
-    rows.map((row) => [row.key, row.landings, row.videoViews, row.plays, row.unlocks, row.orders, row.revenue.amount, row.revenue.currency, row.vipStarts, row.vipCancels]),
+    rows.map((row) => [
+      model,
+      row.key,
+      row.visits,
+      row.landings,
+      row.pageViews,
+      row.videoViews,
+      row.plays,
+      row.unlocks,
+      row.orders,
+      row.revenue.amount,
+      row.revenue.currency,
+      row.revenueNet.amount,
+      row.revenueNet.currency,
+      row.vipStarts,
+      row.vipCancels,
+    ]),
+  );
+}
+
+/** The playback report's columns; a ratio or percentile of nothing is an empty cell. */
+export const PLAYBACK_COLUMNS = ['key', 'plays', 'startupMsP50', 'startupMsP95', 'rebufferRatio', 'rebufferCount', 'exitsBeforeStart', 'startFailures', 'errors'] as const;
+
+export function playbackCsv(rows: readonly PlaybackRow[]): string {
+  return toCsv(
+    PLAYBACK_COLUMNS,
+    rows.map((row) => PLAYBACK_COLUMNS.map((column) => row[column] ?? '')),
   );
 }

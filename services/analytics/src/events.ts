@@ -1,11 +1,16 @@
 import type { BusEvent, EventBus, Executor, Logger } from '@cliffhanger/platform';
 import { aggregatedTypes, campaignOf, clickIdOf, dayOf, factOf, keyOf, playbackSampleOf, startupBucketOf, type StaticsHit } from './aggregates.ts';
 import { analyticsRepository as repo } from './repository.ts';
+import type { TouchDimension } from './schema.ts';
+
+const ORDER_EVENTS = new Set<string>(['order.created', 'payment.succeeded', 'order.refunded']);
 
 /**
- * Adds one event to the daily counters and the funnel. Its click id and referrer are the event's own,
- * else its user's first; its campaign the one the hit names, else its user's first. Everything is
- * written through `tx`, which also marks the event processed: a redelivered event counts nothing.
+ * Adds one event to the daily counters of both attribution models and to the funnel. A merged
+ * guest's event counts for its account, whenever the merge was applied. First touch: the user's
+ * earliest click id, referrer and campaign; last touch: the event's own, else the user's latest.
+ * Everything is written through `tx`, which also marks the event processed: a redelivered event
+ * counts nothing.
  */
 export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logger): Promise<void> {
   if (event.type === 'user.logged_in') {
@@ -13,25 +18,35 @@ export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logg
     if (guestId && event.userId) await repo.mergeGuest(tx, guestId, event.userId);
     return;
   }
-  const fact = factOf(event);
-  const seen = {
-    campaign: event.type === 'statics.hit' ? (campaignOf((event.data as unknown as StaticsHit).params) ?? null) : null,
-    referrerToken: keyOf(event.attribution?.referrerToken) ?? null,
-    clickId: clickIdOf(event.attribution) ?? null,
+  const userId = event.userId ? await repo.accountOf(tx, event.userId) : null;
+  const fact = factOf({ ...event, userId });
+  const seen: Partial<Record<TouchDimension, string>> = {
+    // A hit names its campaign in its fields; an order (and its payment and refund) carries the utm_*
+    // fields it was placed with, and counts under its own utm_campaign when it has one.
+    campaign: event.type === 'statics.hit' ? campaignOf((event.data as unknown as StaticsHit).params) : ORDER_EVENTS.has(event.type) ? keyOf(event.attribution?.utmCampaign) : undefined,
+    referrer: keyOf(event.attribution?.referrerToken),
+    clickId: clickIdOf(event.attribution),
   };
-  const remembered = event.userId ? await repo.rememberUser(tx, event.userId, seen, event.time) : null;
+  const touched = userId ? await repo.touch(tx, userId, seen, event.time) : {};
   if (!fact) return;
   if (fact.foreignCurrency) logger.warn({ eventId: event.id, currency: fact.foreignCurrency }, 'revenue in another currency than USD not counted');
   if (fact.once && !(await repo.countOnce(tx, fact.once))) return;
+  const counts = { ...fact.counts };
+  if (fact.visit && (await repo.countOnce(tx, `visit:${fact.visit.id}`))) counts.visits = 1;
+  if (fact.visit?.landing && (await repo.countOnce(tx, `landing:${fact.visit.id}`))) counts.landings = 1;
   const day = dayOf(event);
-  const keys = {
+  const keysOf = (pick: (dimension: TouchDimension) => string | undefined) => ({
     day,
-    clickId: seen.clickId ?? remembered?.clickId ?? undefined,
-    referrer: seen.referrerToken ?? remembered?.referrerToken ?? undefined,
-    campaign: fact.campaign ?? remembered?.campaign ?? undefined,
+    clickId: pick('clickId'),
+    referrer: pick('referrer'),
+    campaign: pick('campaign'),
+  });
+  const keys = {
+    first: keysOf((dimension) => touched[dimension]?.first ?? seen[dimension]),
+    last: keysOf((dimension) => seen[dimension] ?? touched[dimension]?.last),
   };
-  if (Object.keys(fact.counts).length > 0) await repo.addToDaily(tx, day, keys, fact.counts);
-  if (fact.step && event.userId) await repo.markFunnel(tx, event.userId, fact.step, event.time);
+  if (Object.keys(counts).length > 0) await repo.addToDaily(tx, day, keys, counts);
+  if (userId) for (const step of fact.steps ?? []) await repo.markFunnel(tx, userId, step, event.time);
 }
 
 /** Adds a `playback` pixel hit to the QoE aggregates of its episode and of its rung. */

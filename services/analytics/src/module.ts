@@ -4,6 +4,7 @@ import { defineModule } from '@cliffhanger/platform';
 import { analyticsAdminRoutes } from './admin-routes.ts';
 import { forwardConversions } from './conversions.ts';
 import { subscribeAnalyticsConsumers } from './events.ts';
+import { createLake } from './lake.ts';
 import { createAnalyticsReports } from './reports.ts';
 import { createPixelEdge } from './pixel.ts';
 import { createHitEnricher } from './pixel-enricher.ts';
@@ -29,10 +30,12 @@ export const analyticsModule = defineModule<never>({
     const conversions = forwardConversions(platform);
     // The hits every gateway's pixel stored become statics.hit events here.
     const enricher = createHitEnricher(platform);
+    // Every event also as Parquet files in the bucket or DATA_DIR/lake (docs/analytics.md).
+    const lake = createLake(platform);
     return {
       routes: [analyticsRoutes(createAnalyticsService(platform)), analyticsAdminRoutes(createAnalyticsReports(platform), platform.config.ADMIN_TOKEN)],
       background: () => {
-        const running = [enricher.start(), ...(conversions ? [conversions.background()] : [])];
+        const running = [enricher.start(), lake.start(), ...(conversions ? [conversions.background()] : [])];
         return { stop: async () => void (await Promise.all(running.map((work) => work.stop()))) };
       },
     };

@@ -1,7 +1,7 @@
 import { appendEventBatch, takeEdgeBatch, type Background, type Platform } from '@cliffhanger/platform';
 import { sql } from 'drizzle-orm';
 import { pixelHitCounter } from './pixel.ts';
-import { hitEventsOf, PIXEL_EDGE } from './pixel-hits.ts';
+import { hitEventsOf, PIXEL_EDGE, pruneSalts } from './pixel-hits.ts';
 
 type EnricherPlatform = Pick<Platform, 'config' | 'database' | 'bus' | 'logger' | 'metrics'>;
 
@@ -58,10 +58,15 @@ export function createHitEnricher({ config, database, bus, logger, metrics }: En
     start(): Background {
       void run();
       const timer = setInterval(() => void run(), pollMs).unref();
+      // The gateways delete a day's address salt when they meet the next day; a quiet site's too, here.
+      const prune = () => void pruneSalts(database).catch((error: unknown) => logger.warn({ err: error }, 'statics.png: old address salts not deleted yet'));
+      prune();
+      const pruning = setInterval(prune, 60 * 60_000).unref();
       return {
         async stop() {
           stopped = true;
           clearInterval(timer);
+          clearInterval(pruning);
           await running;
         },
       };

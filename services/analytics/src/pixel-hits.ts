@@ -1,12 +1,12 @@
-import { createHmac } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { createHmac, randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Attribution } from '@cliffhanger/platform';
 import { appendEdgeBatch, type Database } from '@cliffhanger/platform/outbox';
 
 /**
  * A statics.png hit goes through three forms. Arrived: what the request carried, cut to a bounded
  * size, one string of lines, in the edge's buffer (memory only). Stored: the same lines with the
- * session token replaced by its user and the client's address by a keyed hash of the day, a batch
+ * session token replaced by its user and the client's address by a hash salted by the day, a batch
  * of them one row of `platform.edge_batches`, written by the gateway. An event: read, cleaned and
  * bounded where the analytics module runs (pixel-enricher.ts), as statics.hit in the outbox. The
  * gateway answering the pixel thus only copies strings; the reading scales with the analytics service.
@@ -70,28 +70,77 @@ const traceparentOf = (value: string) =>
 export const tokenOf = (hit: ArrivedHit): string | null => attributionOf(hit.slice(0, hit.indexOf('\n')));
 
 /**
+ * A day's salt lives until the day is over and this margin has passed (hits wait in a gateway's
+ * buffer a moment, longer while the database is away); then it is deleted, and a hit of that day
+ * still unwritten is stored without an address hash rather than re-create the salt.
+ */
+export const SALT_MARGIN_MS = 60 * 60_000;
+
+/** The UTC day of `at`, `yyyy-mm-dd`. */
+const dayOf = (at: number) => new Date(at - (at % DAY_MS)).toISOString().slice(0, 10);
+
+/**
+ * The salt of a UTC day (32 random bytes, as Plausible does): made by whichever process hashes the
+ * day's first address, insert-on-conflict so every gateway agrees, deleted once the day is over
+ * (`pruneSalts`). Null for a day whose salt is, or may already be, gone: no past day's is made again.
+ */
+export async function saltOf(database: Pick<Database, 'db'>, day: string, now = Date.now()): Promise<Buffer | null> {
+  if (Date.parse(`${day}T00:00:00Z`) + DAY_MS + SALT_MARGIN_MS <= now) return null;
+  await database.db.execute(sql`
+    insert into platform.edge_salts (day, salt) values (${day}, decode(${randomBytes(32).toString('hex')}, 'hex')) on conflict (day) do nothing`);
+  const [row] = await rowsOf<{ salt: string }>(database, sql`select encode(salt, 'hex') as salt from platform.edge_salts where day = ${day}`);
+  return row ? Buffer.from(row.salt, 'hex') : null;
+}
+
+// The writer thread loads this file without the platform's index (its outbox entry only): rows by hand.
+const rowsOf = async <T>(database: Pick<Database, 'db'>, query: SQL): Promise<T[]> => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+
+/** Deletes the salts of days over for more than SALT_MARGIN_MS: their hashes can be linked to no address again. Answers how many. */
+export async function pruneSalts(database: Pick<Database, 'db'>, now = Date.now()): Promise<number> {
+  // The newest day that is over for more than the margin; it and older ones go.
+  const last = dayOf(now - DAY_MS - SALT_MARGIN_MS);
+  const rows = await rowsOf(database, sql`delete from platform.edge_salts where day <= ${last} returning day`);
+  return rows.length;
+}
+
+/**
  * Stores batches of arrived hits (`PIXEL_EDGE` batches): each token replaced by its user, each
- * address by a keyed hash that changes every UTC day (distinct visitors per day, no address kept).
+ * address by HMAC-SHA-256 keyed with its UTC day's salt (`saltOf`), which is destroyed after the day
+ * (distinct visitors per day; no address kept, and no past day re-linkable to one or to another day).
  * Used by the edge's own thread on an embedded database, and by the pixel's writer thread
  * (pixel-writer.ts) on a real server.
  */
-export function hitStore(ipKey: Uint8Array) {
+export function hitStore() {
   // A visitor sends many hits a day: each address is hashed once a day, for a bounded number of them.
   const hashes = new Map<string, string>();
+  const salts = new Map<string, Buffer | null>();
   let hashDay = '';
-  let dayStart = 0;
   function hashOf(address: string, at: number): string {
-    if (!(at >= dayStart && at < dayStart + DAY_MS) || hashes.size >= MAX_COUNTED_ADDRESSES) {
+    const day = dayOf(at);
+    const salt = salts.get(day);
+    if (!salt) return '';
+    if (day !== hashDay || hashes.size >= MAX_COUNTED_ADDRESSES) {
       hashes.clear();
-      dayStart = at - (at % DAY_MS);
-      hashDay = new Date(dayStart).toISOString().slice(0, 10);
+      hashDay = day;
     }
     let hash = hashes.get(address);
     if (hash === undefined) {
-      hash = createHmac('sha256', ipKey).update(`${hashDay}|${address}`).digest('base64url').slice(0, 22);
+      hash = createHmac('sha256', salt).update(address).digest('base64url').slice(0, 22);
       hashes.set(address, hash);
     }
     return hash;
+  }
+
+  /** The salts of the batch's days, from the database the first time each is needed; older ones forgotten. */
+  async function loadSalts(database: Database, batch: ArrivedHit[]): Promise<void> {
+    const days = new Set<string>();
+    for (const hit of batch) days.add(dayOf(timeOf(hit.split('\n', 2)[1])));
+    const fresh = [...days].filter((day) => !salts.has(day));
+    if (fresh.length === 0) return;
+    for (const day of fresh) salts.set(day, await saltOf(database, day));
+    // About once a day a process meets a new day: the salts of days over go, from here and from the database.
+    for (const day of salts.keys()) if (!days.has(day)) salts.delete(day);
+    await pruneSalts(database);
   }
 
   function storedHit(hit: ArrivedHit, users: UsersByToken): string {
@@ -99,14 +148,14 @@ export function hitStore(ipKey: Uint8Array) {
     const token = attributionOf(fields[0] ?? '');
     // Whoever cannot be told (an unknown token, the user service down) is recorded as nobody, not guessed.
     fields[0] = (token && users.get(token)) ?? '';
-    const at = Number(fields[1]);
-    fields[2] = hashOf(fields[2] ?? '', Number.isSafeInteger(at) && at >= 0 ? at : Date.now());
+    fields[2] = hashOf(fields[2] ?? '', timeOf(fields[1]));
     return fields.join('\n');
   }
 
   return {
     /** Writes a batch as one row of `platform.edge_batches`. */
     async write(database: Database, batch: ArrivedHit[], users: UsersByToken): Promise<void> {
+      await loadSalts(database, batch);
       const body = batch.map((hit) => storedHit(hit, users)).join(HIT_SEPARATOR);
       // Hits waited in memory already, so the commit does not wait for its WAL flush either (PostgreSQL
       // writes it within a moment; a crash can lose that moment's hits, as it loses the buffer's).
@@ -116,6 +165,12 @@ export function hitStore(ipKey: Uint8Array) {
       });
     },
   };
+}
+
+/** When a hit arrived, in ms; now when its field is not a time. */
+function timeOf(field: string | undefined): number {
+  const at = Number(field);
+  return Number.isSafeInteger(at) && at >= 0 ? at : Date.now();
 }
 
 /** A stored batch's hits as statics.hit events, in their order (a hit that names no event is none), and how many hits it held. */

@@ -8,14 +8,13 @@ import { hitStore, type ArrivedHit } from './pixel-hits.ts';
 
 export interface WriterData {
   connectionString: string;
-  ipKey: Uint8Array;
 }
 export type WriterRequest = { id: number; batch: ArrivedHit[]; users: [string, string | null][] } | { close: true };
 export type WriterReply = { id: number } | { id: number; error: string };
 
-const { connectionString, ipKey } = (workerData as { data: WriterData }).data;
+const { connectionString } = (workerData as { data: WriterData }).data;
 const database = await openPostgres(connectionString, 1);
-const store = hitStore(ipKey);
+const store = hitStore();
 const port = parentPort!;
 
 port.on('message', (request: WriterRequest) => {

@@ -1,9 +1,8 @@
-import { hkdfSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Worker } from 'node:worker_threads';
 import proxyAddr from 'proxy-addr';
 import { Counter, Gauge } from 'prom-client';
-import { serverSecret, startThread, type Authenticate, type Database, type Edge, type Logger, type Platform } from '@cliffhanger/platform';
+import { startThread, type Authenticate, type Database, type Edge, type Logger, type Platform } from '@cliffhanger/platform';
 import { arrivedHit, hitStore, line, MAX_COUNTED_ADDRESSES, tokenOf, type ArrivedHit, type UsersByToken } from './pixel-hits.ts';
 import type { WriterData, WriterReply, WriterRequest } from './pixel-writer.ts';
 
@@ -77,11 +76,10 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
   const dropped = hits.labels('dropped');
   const written = hits.labels('written');
   const addressOf = addressRule(config.TRUST_PROXY);
-  const ipKey = Buffer.from(hkdfSync('sha256', serverSecret(config, 'MEDIA_SECRET'), '', 'cliffhanger statics.png address hash', 32));
   // On a real server a thread of its own reads and writes the batches, on connections of its own:
   // this thread, answering every request, only copies each one out. An embedded database lives in
   // this thread, and so does its writing.
-  const writer = database.connectionString ? writerThread({ connectionString: database.connectionString, ipKey }, logger) : inThisThread(database, ipKey);
+  const writer = database.connectionString ? writerThread({ connectionString: database.connectionString }, logger) : inThisThread(database);
   const pending: ArrivedHit[] = [];
   const counts = new Map<string, number>();
   let minute = 0;
@@ -178,7 +176,7 @@ export function createPixelEdge({ platform, authenticate, flushMs = platform.con
       const token = tokenOf(arrived);
       if (token === null || users.has(token)) continue;
       // Whoever cannot be told (the user service is down) is recorded as nobody, not guessed.
-      users.set(token, await authenticate(token).catch(() => null));
+      users.set(token, await authenticate(token).then((caller) => caller?.userId ?? null, () => null));
     }
     await writer.write(batch, users);
     pending.splice(0, batch.length);
@@ -236,8 +234,8 @@ interface HitWriter {
 }
 
 /** On PGlite, which lives in this thread: a write at a time, between requests, of BATCH hits at most. */
-function inThisThread(database: Database, ipKey: Uint8Array): HitWriter {
-  const store = hitStore(ipKey);
+function inThisThread(database: Database): HitWriter {
+  const store = hitStore();
   return { fullBatch: fullBatchFor(database), batchSize: BATCH, write: (batch, users) => store.write(database, batch, users), close: async () => {} };
 }
 

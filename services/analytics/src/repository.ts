@@ -2,9 +2,22 @@ import { and, asc, between, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '@cliffhanger/platform';
 import type { Counters, FunnelStep, PlaybackSample } from './aggregates.ts';
-import { countedOnce, daily, funnel, playback, playbackStartup, userAttribution, type PlaybackDimension, type SummaryDimension } from './schema.ts';
+import {
+  countedOnce,
+  daily,
+  funnel,
+  mergedGuests,
+  playback,
+  playbackStartup,
+  touches,
+  type AttributionModel,
+  type PlaybackDimension,
+  type SummaryDimension,
+  type TouchDimension,
+} from './schema.ts';
 
-export type Remembered = Pick<typeof userAttribution.$inferSelect, 'campaign' | 'referrerToken' | 'clickId'>;
+/** A user's touches per dimension: the first key they came with and the latest. */
+export type Touches = Partial<Record<TouchDimension, { first: string; last: string }>>;
 
 export interface SummaryTotals extends Counters {
   key: string;
@@ -16,51 +29,59 @@ export interface PlaybackTotals {
   errors: number;
   rebufferMs: number;
   watchMs: number;
+  rebufferCount: number;
+  exitsBeforeStart: number;
+  startFailures: number;
 }
 
 export interface FunnelCounts {
   landed: number;
   viewed: number;
+  registered: number;
   converted: number;
+  paid: number;
 }
 
 /** `table.column + excluded.column`: what an upsert adds to a counter. */
 const added = (column: PgColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`;
 /** The earlier of the stored and the new time (least() skips a null). */
 const earliest = (column: PgColumn) => sql`least(${column}, excluded.${sql.identifier(column.name)})`;
-/** The stored value, or the new one where none was stored. */
-const firstKnown = (column: PgColumn) => sql`coalesce(${column}, excluded.${sql.identifier(column.name)})`;
 
-const funnelColumns = { landed: funnel.landedAt, viewed: funnel.firstVideoViewAt, converted: funnel.firstConvertedAt } as const;
-const funnelFields = { landed: 'landedAt', viewed: 'firstVideoViewAt', converted: 'firstConvertedAt' } as const;
+/** Touches meet by time, not by arrival: the earlier first and the later last win, whichever came first. */
+const touchMerge = {
+  firstKey: sql`case when excluded.first_at < ${touches.firstAt} then excluded.first_key else ${touches.firstKey} end`,
+  firstAt: sql`least(${touches.firstAt}, excluded.first_at)`,
+  lastKey: sql`case when excluded.last_at >= ${touches.lastAt} then excluded.last_key else ${touches.lastKey} end`,
+  lastAt: sql`greatest(${touches.lastAt}, excluded.last_at)`,
+};
+
+const funnelColumns = {
+  landed: funnel.landedAt,
+  viewed: funnel.firstVideoViewAt,
+  registered: funnel.registeredAt,
+  converted: funnel.firstConvertedAt,
+  paid: funnel.firstPaidAt,
+} as const;
+const funnelFields = { landed: 'landedAt', viewed: 'firstVideoViewAt', registered: 'registeredAt', converted: 'firstConvertedAt', paid: 'firstPaidAt' } as const;
 
 const total = (column: PgColumn) => sql<number>`coalesce(sum(${column}), 0)`.mapWith(Number);
 
 /** The only code that knows the analytics tables. */
 export const analyticsRepository = {
-  /**
-   * Remembers what the user brought, where nothing was remembered yet (first touch), and answers what
-   * is remembered now. Writes only when something is new: most events bring nothing new.
-   */
-  async rememberUser(db: Executor, userId: string, seen: Remembered, at: string): Promise<Remembered> {
-    const [row] = await db
-      .insert(userAttribution)
-      .values({ userId, ...seen, firstSeenAt: at })
-      .onConflictDoUpdate({
-        target: userAttribution.userId,
-        set: {
-          campaign: firstKnown(userAttribution.campaign),
-          referrerToken: firstKnown(userAttribution.referrerToken),
-          clickId: firstKnown(userAttribution.clickId),
-        },
-        setWhere: sql`(${userAttribution.campaign} is null and excluded.campaign is not null)
-          or (${userAttribution.referrerToken} is null and excluded.referrer_token is not null)
-          or (${userAttribution.clickId} is null and excluded.click_id is not null)`,
-      })
-      .returning();
-    if (row) return row;
-    const [known] = await db.select().from(userAttribution).where(eq(userAttribution.userId, userId));
-    return known!;
+  /** The account a merged guest became, else the user itself: a guest's late events count for the account. */
+  async accountOf(db: Executor, userId: string): Promise<string> {
+    const [merged] = await db.select({ accountId: mergedGuests.accountId }).from(mergedGuests).where(eq(mergedGuests.guestId, userId));
+    return merged?.accountId ?? userId;
+  },
+
+  /** Records what an event at `at` brought as a touch of the user, and answers all the user's touches. */
+  async touch(db: Executor, userId: string, seen: Partial<Record<TouchDimension, string>>, at: string): Promise<Touches> {
+    const rows = Object.entries(seen).flatMap(([dimension, key]) =>
+      key ? [{ userId, dimension: dimension as TouchDimension, firstKey: key, firstAt: at, lastKey: key, lastAt: at }] : [],
+    );
+    if (rows.length > 0) await db.insert(touches).values(rows).onConflictDoUpdate({ target: [touches.userId, touches.dimension], set: touchMerge });
+    const known = await db.select().from(touches).where(eq(touches.userId, userId));
+    return Object.fromEntries(known.map((row) => [row.dimension, { first: row.firstKey, last: row.lastKey }]));
   },
 
   /** True the first time `reference` is counted, false ever after. */
@@ -69,22 +90,34 @@ export const analyticsRepository = {
     return inserted.length > 0;
   },
 
-  /** Adds `counts` to the day's row of each dimension that has a key. */
-  async addToDaily(db: Executor, day: string, keys: Partial<Record<SummaryDimension, string>>, counts: Partial<Counters>): Promise<void> {
-    const rows = Object.entries(keys).flatMap(([dimension, key]) => (key ? [{ day, dimension: dimension as SummaryDimension, key, ...counts }] : []));
+  /** Adds `counts` to the day's row of each model and dimension that has a key. */
+  async addToDaily(
+    db: Executor,
+    day: string,
+    keys: Record<AttributionModel, Partial<Record<SummaryDimension, string>>>,
+    counts: Partial<Counters>,
+  ): Promise<void> {
+    const rows = Object.entries(keys).flatMap(([model, byDimension]) =>
+      Object.entries(byDimension).flatMap(([dimension, key]) =>
+        key ? [{ day, model: model as AttributionModel, dimension: dimension as SummaryDimension, key, ...counts }] : [],
+      ),
+    );
     if (rows.length === 0) return;
     await db
       .insert(daily)
       .values(rows)
       .onConflictDoUpdate({
-        target: [daily.dimension, daily.day, daily.key],
+        target: [daily.dimension, daily.model, daily.day, daily.key],
         set: {
+          visits: added(daily.visits),
           landings: added(daily.landings),
+          pageViews: added(daily.pageViews),
           videoViews: added(daily.videoViews),
           plays: added(daily.plays),
           unlocks: added(daily.unlocks),
           orders: added(daily.orders),
           revenueAmount: added(daily.revenueAmount),
+          refundedAmount: added(daily.refundedAmount),
           vipStarts: added(daily.vipStarts),
           vipCancels: added(daily.vipCancels),
         },
@@ -100,24 +133,18 @@ export const analyticsRepository = {
   },
 
   /**
-   * A guest who logged in to an account: the account keeps its own first touch where it has one and
-   * takes the guest's otherwise; the guest's funnel moves into the account's, so the user counts once.
+   * A guest who logged in to an account: from now on the guest's events count for the account (also
+   * those applied later, from another topic); the guest's touches and funnel move into the account's,
+   * the earlier first touch and the later last touch winning, so the user counts once.
    */
   async mergeGuest(db: Executor, guestId: string, accountId: string): Promise<void> {
-    const [guest] = await db.select().from(userAttribution).where(eq(userAttribution.userId, guestId));
-    if (guest)
+    await db.insert(mergedGuests).values({ guestId, accountId }).onConflictDoNothing();
+    const guestTouches = await db.delete(touches).where(eq(touches.userId, guestId)).returning();
+    if (guestTouches.length > 0)
       await db
-        .insert(userAttribution)
-        .values({ ...guest, userId: accountId })
-        .onConflictDoUpdate({
-          target: userAttribution.userId,
-          set: {
-            campaign: firstKnown(userAttribution.campaign),
-            referrerToken: firstKnown(userAttribution.referrerToken),
-            clickId: firstKnown(userAttribution.clickId),
-            firstSeenAt: earliest(userAttribution.firstSeenAt),
-          },
-        });
+        .insert(touches)
+        .values(guestTouches.map((row) => ({ ...row, userId: accountId })))
+        .onConflictDoUpdate({ target: [touches.userId, touches.dimension], set: touchMerge });
     const [moved] = await db.delete(funnel).where(eq(funnel.userId, guestId)).returning();
     if (moved)
       await db
@@ -125,19 +152,40 @@ export const analyticsRepository = {
         .values({ ...moved, userId: accountId })
         .onConflictDoUpdate({
           target: funnel.userId,
-          set: { landedAt: earliest(funnel.landedAt), firstVideoViewAt: earliest(funnel.firstVideoViewAt), firstConvertedAt: earliest(funnel.firstConvertedAt) },
+          set: Object.fromEntries(Object.entries(funnelFields).map(([step, field]) => [field, earliest(funnelColumns[step as FunnelStep])])),
         });
   },
 
   /** Adds one playback report to the day's row of `dimension`/`key`, and its startup time to the histogram. */
   async addPlayback(db: Executor, day: string, dimension: PlaybackDimension, key: string, sample: PlaybackSample, startupBucket: number | null): Promise<void> {
     const timed = sample.watchMs !== null;
+    // No startup time: the first frame never came, the viewer left first or an error ended the play.
+    const unstarted = sample.startupMs === null;
     await db
       .insert(playback)
-      .values({ day, dimension, key, plays: 1, errors: sample.error ? 1 : 0, rebufferMs: timed ? sample.rebufferMs : 0, watchMs: sample.watchMs ?? 0 })
+      .values({
+        day,
+        dimension,
+        key,
+        plays: 1,
+        errors: sample.error ? 1 : 0,
+        rebufferMs: timed ? sample.rebufferMs : 0,
+        watchMs: sample.watchMs ?? 0,
+        rebufferCount: sample.rebufferCount,
+        exitsBeforeStart: unstarted && !sample.error ? 1 : 0,
+        startFailures: unstarted && sample.error ? 1 : 0,
+      })
       .onConflictDoUpdate({
         target: [playback.dimension, playback.day, playback.key],
-        set: { plays: added(playback.plays), errors: added(playback.errors), rebufferMs: added(playback.rebufferMs), watchMs: added(playback.watchMs) },
+        set: {
+          plays: added(playback.plays),
+          errors: added(playback.errors),
+          rebufferMs: added(playback.rebufferMs),
+          watchMs: added(playback.watchMs),
+          rebufferCount: added(playback.rebufferCount),
+          exitsBeforeStart: added(playback.exitsBeforeStart),
+          startFailures: added(playback.startFailures),
+        },
       });
     if (startupBucket === null) return;
     await db
@@ -146,24 +194,27 @@ export const analyticsRepository = {
       .onConflictDoUpdate({ target: [playbackStartup.dimension, playbackStartup.day, playbackStartup.key, playbackStartup.leMs], set: { samples: added(playbackStartup.samples) } });
   },
 
-  /** Counters summed over the days from `from` to `to`, per key: by day in date order, otherwise the most landings first. */
-  async summary(db: Executor, dimension: SummaryDimension, from: string, to: string): Promise<SummaryTotals[]> {
+  /** Counters of one model summed over the days from `from` to `to`, per key: by day in date order, otherwise the most landings first. */
+  async summary(db: Executor, dimension: SummaryDimension, model: AttributionModel, from: string, to: string): Promise<SummaryTotals[]> {
     const landings = total(daily.landings);
     const order: SQL[] = dimension === 'day' ? [asc(daily.key)] : [desc(landings), asc(daily.key)];
     return db
       .select({
         key: daily.key,
+        visits: total(daily.visits),
         landings,
+        pageViews: total(daily.pageViews),
         videoViews: total(daily.videoViews),
         plays: total(daily.plays),
         unlocks: total(daily.unlocks),
         orders: total(daily.orders),
         revenueAmount: total(daily.revenueAmount),
+        refundedAmount: total(daily.refundedAmount),
         vipStarts: total(daily.vipStarts),
         vipCancels: total(daily.vipCancels),
       })
       .from(daily)
-      .where(and(eq(daily.dimension, dimension), between(daily.day, from, to)))
+      .where(and(eq(daily.dimension, dimension), eq(daily.model, model), between(daily.day, from, to)))
       .groupBy(daily.key)
       .orderBy(...order);
   },
@@ -174,18 +225,29 @@ export const analyticsRepository = {
       .select({
         landed: sql<number>`count(*)`.mapWith(Number),
         viewed: sql<number>`count(${funnel.firstVideoViewAt})`.mapWith(Number),
+        registered: sql<number>`count(${funnel.registeredAt})`.mapWith(Number),
         converted: sql<number>`count(${funnel.firstConvertedAt})`.mapWith(Number),
+        paid: sql<number>`count(${funnel.firstPaidAt})`.mapWith(Number),
       })
       .from(funnel)
       // Landing times are UTC instants; the range is whole UTC days.
       .where(sql`${funnel.landedAt} >= ${from}::timestamp at time zone 'UTC' and ${funnel.landedAt} < (${to}::date + 1)::timestamp at time zone 'UTC'`);
-    return row ?? { landed: 0, viewed: 0, converted: 0 };
+    return row ?? { landed: 0, viewed: 0, registered: 0, converted: 0, paid: 0 };
   },
 
   async playbackTotals(db: Executor, dimension: PlaybackDimension, from: string, to: string): Promise<PlaybackTotals[]> {
     const plays = total(playback.plays);
     return db
-      .select({ key: playback.key, plays, errors: total(playback.errors), rebufferMs: total(playback.rebufferMs), watchMs: total(playback.watchMs) })
+      .select({
+        key: playback.key,
+        plays,
+        errors: total(playback.errors),
+        rebufferMs: total(playback.rebufferMs),
+        watchMs: total(playback.watchMs),
+        rebufferCount: total(playback.rebufferCount),
+        exitsBeforeStart: total(playback.exitsBeforeStart),
+        startFailures: total(playback.startFailures),
+      })
       .from(playback)
       .where(and(eq(playback.dimension, dimension), between(playback.day, from, to)))
       .groupBy(playback.key)

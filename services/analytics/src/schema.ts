@@ -9,6 +9,9 @@ const count = (name: string) => integer(name).notNull().default(0);
 export const summaryDimensions = ['day', 'clickId', 'referrer', 'campaign'] as const;
 export type SummaryDimension = (typeof summaryDimensions)[number];
 
+export const attributionModels = ['first', 'last'] as const;
+export type AttributionModel = (typeof attributionModels)[number];
+
 export const playbackDimensions = ['episode', 'rung'] as const;
 export type PlaybackDimension = (typeof playbackDimensions)[number];
 
@@ -17,25 +20,42 @@ export const daily = analytics.table(
   {
     day: day(),
     dimension: text('dimension', { enum: summaryDimensions }).notNull(),
+    model: text('model', { enum: attributionModels }).notNull(),
     key: text('key').notNull(),
+    visits: count('visits'),
     landings: count('landings'),
+    pageViews: count('page_views'),
     videoViews: count('video_views'),
     plays: count('plays'),
     unlocks: count('unlocks'),
     orders: count('orders'),
     revenueAmount: bigint('revenue_amount', { mode: 'number' }).notNull().default(0),
+    refundedAmount: bigint('refunded_amount', { mode: 'number' }).notNull().default(0),
     vipStarts: count('vip_starts'),
     vipCancels: count('vip_cancels'),
   },
-  (table) => [primaryKey({ columns: [table.dimension, table.day, table.key] })],
+  (table) => [primaryKey({ columns: [table.dimension, table.model, table.day, table.key] })],
 );
 
-export const userAttribution = analytics.table('user_attribution', {
-  userId: text('user_id').primaryKey(),
-  campaign: text('campaign'),
-  referrerToken: text('referrer_token'),
-  clickId: text('click_id'),
-  firstSeenAt: at('first_seen_at').notNull(),
+/** The dimensions a touch can bring: all but `day`. */
+export type TouchDimension = Exclude<SummaryDimension, 'day'>;
+
+export const touches = analytics.table(
+  'touches',
+  {
+    userId: text('user_id').notNull(),
+    dimension: text('dimension', { enum: ['clickId', 'referrer', 'campaign'] }).notNull(),
+    firstKey: text('first_key').notNull(),
+    firstAt: at('first_at').notNull(),
+    lastKey: text('last_key').notNull(),
+    lastAt: at('last_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.dimension] })],
+);
+
+export const mergedGuests = analytics.table('merged_guests', {
+  guestId: text('guest_id').primaryKey(),
+  accountId: text('account_id').notNull(),
 });
 
 export const funnel = analytics.table('funnel', {
@@ -43,6 +63,8 @@ export const funnel = analytics.table('funnel', {
   landedAt: at('landed_at'),
   firstVideoViewAt: at('first_video_view_at'),
   firstConvertedAt: at('first_converted_at'),
+  registeredAt: at('registered_at'),
+  firstPaidAt: at('first_paid_at'),
 });
 
 export const countedOnce = analytics.table('counted_once', {
@@ -59,6 +81,9 @@ export const playback = analytics.table(
     errors: count('errors'),
     rebufferMs: bigint('rebuffer_ms', { mode: 'number' }).notNull().default(0),
     watchMs: bigint('watch_ms', { mode: 'number' }).notNull().default(0),
+    rebufferCount: count('rebuffer_count'),
+    exitsBeforeStart: count('exits_before_start'),
+    startFailures: count('start_failures'),
   },
   (table) => [primaryKey({ columns: [table.dimension, table.day, table.key] })],
 );

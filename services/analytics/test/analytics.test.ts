@@ -83,52 +83,59 @@ const dayOf = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_
 const around = `from=${dayOf(-1)}&to=${dayOf(1)}`;
 
 describe('the analyst API', () => {
-  it('shows a landing with an fbclid under its click id and campaign, in JSON with the funnel and as a safe CSV', async () => {
+  it('shows a landing with an fbclid under its click id and campaign, in JSON with the model and the funnel and as a safe CSV', async () => {
     const hostile = '=HYPERLINK("http://evil.example","x"),1';
-    const pixel = await fetch(`${gateway.url}/api/statics.png?event=landing&fbclid=fb-api-1&utm_campaign=${encodeURIComponent(hostile)}`);
+    const pixel = await fetch(`${gateway.url}/api/statics.png?event=landing&visit=api-visit-1&fbclid=fb-api-1&utm_campaign=${encodeURIComponent(hostile)}`);
     expect(pixel.status).toBe(200);
 
     const byClick = await eventually(async () => {
       const answer = await gateway.admin('GET', `/api/admin/analytics/summary?${around}&by=clickId`);
       return answer.data?.find?.((row: { key: string }) => row.key === 'fb-api-1') ? answer : null;
     }, 10_000, 'the landing in the summary');
-    expect(byClick).toMatchObject({ code: 200, funnel: { landed: expect.any(Number), viewed: expect.any(Number), converted: expect.any(Number) } });
+    expect(byClick).toMatchObject({ code: 200, model: 'last', funnel: { landed: expect.any(Number), viewed: expect.any(Number), registered: expect.any(Number), converted: expect.any(Number), paid: expect.any(Number) } });
     expect(byClick.data.find((row: { key: string }) => row.key === 'fb-api-1')).toEqual({
       key: 'fb-api-1',
+      visits: 1,
       landings: 1,
+      pageViews: 1,
       videoViews: 0,
       plays: 0,
       unlocks: 0,
       orders: 0,
       revenue: { amount: 0, currency: 'USD' },
+      revenueNet: { amount: 0, currency: 'USD' },
       vipStarts: 0,
       vipCancels: 0,
     });
 
-    const csv = await fetch(`${gateway.url}/api/admin/analytics/summary?${around}&by=campaign&format=csv`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const csv = await fetch(`${gateway.url}/api/admin/analytics/summary?${around}&by=campaign&model=first&format=csv`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="analytics-summary-campaign-${dayOf(-1)}-${dayOf(1)}.csv"`);
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="analytics-summary-campaign-first-${dayOf(-1)}-${dayOf(1)}.csv"`);
     const lines = (await csv.text()).split('\r\n');
-    expect(lines[0]).toBe('key,landings,videoViews,plays,unlocks,orders,revenueAmount,revenueCurrency,vipStarts,vipCancels');
+    expect(lines[0]).toBe('model,key,visits,landings,pageViews,videoViews,plays,unlocks,orders,revenueAmount,revenueCurrency,revenueNetAmount,revenueNetCurrency,vipStarts,vipCancels');
     // Quoted for its comma and quotes, and led by an apostrophe so no spreadsheet runs it as a formula.
-    expect(lines).toContain(`"'=HYPERLINK(""http://evil.example"",""x""),1",1,0,0,0,0,0,USD,0,0`);
+    expect(lines).toContain(`first,"'=HYPERLINK(""http://evil.example"",""x""),1",1,1,1,0,0,0,0,0,USD,0,USD,0,0`);
     expect(lines.at(-1)).toBe('');
   });
 
-  it('answers the playback rows per episode and per rung', async () => {
-    await fetch(`${gateway.url}/api/statics.png?event=playback&episodeId=api-ep1&startupMs=400&rebufferMs=0&watchMs=1000&rung=540p`);
+  it('answers the playback rows per episode and per rung, in JSON and as CSV', async () => {
+    await fetch(`${gateway.url}/api/statics.png?event=playback&episodeId=api-ep1&startupMs=400&rebufferMs=0&rebufferCount=0&watchMs=1000&rung=540p`);
     const rows = await eventually(async () => {
       const answer = await gateway.admin('GET', `/api/admin/analytics/playback?${around}&by=rung`);
       return answer.data?.length ? answer.data : null;
     }, 10_000, 'the playback report');
-    expect(rows).toEqual([{ key: '540p', plays: 1, startupMsP50: 400, startupMsP95: 400, rebufferRatio: 0, errors: 0 }]);
-    expect((await gateway.admin('GET', `/api/admin/analytics/playback?${around}`)).data).toEqual([
-      { key: 'api-ep1', plays: 1, startupMsP50: 400, startupMsP95: 400, rebufferRatio: 0, errors: 0 },
-    ]);
+    const quality = { plays: 1, startupMsP50: 400, startupMsP95: 400, rebufferRatio: 0, rebufferCount: 0, exitsBeforeStart: 0, startFailures: 0, errors: 0 };
+    expect(rows).toEqual([{ key: '540p', ...quality }]);
+    expect((await gateway.admin('GET', `/api/admin/analytics/playback?${around}`)).data).toEqual([{ key: 'api-ep1', ...quality }]);
+    const csv = await fetch(`${gateway.url}/api/admin/analytics/playback?${around}&format=csv`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="analytics-playback-episode-${dayOf(-1)}-${dayOf(1)}.csv"`);
+    expect(await csv.text()).toBe(
+      'key,plays,startupMsP50,startupMsP95,rebufferRatio,rebufferCount,exitsBeforeStart,startFailures,errors\r\napi-ep1,1,400,400,0,0,0,0,0\r\n',
+    );
   });
 
-  it('answers 403 without the admin token or with a wrong one, with or without the catalog beside it', async () => {
+  it('answers 401 without the admin token or a session, 403 with a wrong token, with or without the catalog beside it', async () => {
     // The analytics router alone, as when analytics runs apart from the catalog (whose guard covers all of /api/admin).
     const alone = express()
       .use(analyticsAdminRoutes(createAnalyticsReports(gateway.platform), ADMIN_TOKEN))
@@ -141,7 +148,7 @@ describe('the analyst API', () => {
     try {
       for (const base of [gateway.url, aloneUrl])
         for (const path of [`/api/admin/analytics/summary?${around}`, `/api/admin/analytics/playback?${around}`, `/api/admin/analytics/summary?${around}&format=csv`]) {
-          expect(await codeOf(base + path), base + path).toBe(403);
+          expect(await codeOf(base + path), base + path).toBe(401);
           expect(await codeOf(base + path, 'not-the-admin-token-0123456789'), base + path).toBe(403);
         }
       expect(await codeOf(`${aloneUrl}/api/admin/analytics/summary?${around}`, ADMIN_TOKEN)).toBe(200);
@@ -160,6 +167,7 @@ describe('the analyst API', () => {
       ['summary?from=2024-01-01&to=2025-01-01', 'to'],
       ['summary?from=2025-01-01&to=2025-01-31&by=country', 'by'],
       ['summary?from=2025-01-01&to=2025-01-31&format=xlsx', 'format'],
+      ['summary?from=2025-01-01&to=2025-01-31&model=linear', 'model'],
       ['summary?from=2025-01-01&from=2025-01-02&to=2025-01-31', 'from'],
       ['playback?from=2025-01-01&to=2025-01-31&by=day', 'by'],
     ];

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '@cliffhanger/platform';
-import { ADMIN_TOKEN, clipBytes, eventually, startSite, type Site } from '@cliffhanger/platform/testing';
+import { ADMIN_TOKEN, eventually, makeClip, startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { paymentModule } from '@cliffhanger/payment';
 import { ffmpegTools, transcoderModule } from '@cliffhanger/transcoder';
@@ -104,7 +104,7 @@ describe('server-side conversions through the site', () => {
     const [paidOrder] = await queryRows<{ fbclid: string | null }>(site.platform.database.db, sql`select fbclid from payment.orders where id = ${orderId}`);
     expect(paidOrder!.fbclid).toBe(fbclid);
     const videoId = await site.series({ title: 'From The Ad', freeEpisodes: 0, priceCoins: 30 });
-    const episodeId = (await site.upload(videoId, await clipBytes(ffmpegTools()))).data.id as string;
+    const episodeId = (await site.upload(videoId, await makeClip(ffmpegTools()))).data.id as string;
     // Only an episode that plays is sold.
     expect((await site.settled(episodeId)).status).toBe('ready');
     expect(await site.call('POST', '/api/video/unlock', { token, headers: clicks, body: { episodeId } })).toMatchObject({ code: 200, data: { episodeId } });
@@ -121,6 +121,6 @@ describe('server-side conversions through the site', () => {
     }, 10_000, 'the unlock and the order under the click id');
     expect(row).toMatchObject({ key: fbclid, unlocks: 1, orders: 1, revenue: { amount: 499, currency: 'USD' } });
     const csv = await fetch(`${site.url}/api/admin/analytics/summary?from=${day}&to=${day}&by=clickId&format=csv`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    expect((await csv.text()).split('\r\n').find((line) => line.startsWith(`${fbclid},`))).toMatch(new RegExp(`^${fbclid},\\d+,\\d+,\\d+,1,1,499,USD,`));
+    expect((await csv.text()).split('\r\n').find((line) => line.startsWith(`last,${fbclid},`))).toMatch(new RegExp(`^last,${fbclid},(\\d+,){5}1,1,499,USD,`));
   }, 120_000);
 });

@@ -8,7 +8,7 @@ import { migrate, openPostgres, platformMigrations, queryRows, type Edge, type P
 import { eventually, freePort, openTestPlatform, outboxEvents, realDatabaseUrl, stopPlatform } from '@cliffhanger/platform/testing';
 import { createPixelEdge, fullBatchFor, PIXEL_PNG } from '../src/pixel.ts';
 import { createHitEnricher } from '../src/pixel-enricher.ts';
-import { arrivedHit, hitStore } from '../src/pixel-hits.ts';
+import { arrivedHit, hitStore, pruneSalts, SALT_MARGIN_MS, saltOf } from '../src/pixel-hits.ts';
 
 // The pixel edge on its own HTTP server and a real database (PGlite, or PostgreSQL in npm test's
 // second pass): what it answers, what it stores, what its stored batches become, and what it does
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => stopPlatform(platform));
 
 const tokens: Record<string, string> = { 'token-of-ann': '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f' };
-const authenticate = async (token: string | undefined) => (token ? (tokens[token] ?? null) : null);
+const authenticate = async (token: string | undefined) => (token && tokens[token] ? { userId: tokens[token], role: 'viewer' as const } : null);
 
 async function serve(edge: Edge) {
   const server = http.createServer((req, res) => edge.handle(req, res)).listen(0, '127.0.0.1');
@@ -192,14 +192,17 @@ describe('statics.png at the edge', () => {
 });
 
 describe('the stored hits, where the analytics module runs', () => {
-  const ipKey = new Uint8Array(32).fill(7);
+  // Today's UTC day: a day over has no salt, and its hits no address hash.
+  const DAY = 86_400_000;
+  const today = Date.now() - (Date.now() % DAY);
+  const noon = today + DAY / 2;
   const arrived = (event: string, address = '203.0.113.9') =>
-    arrivedHit({ token: 'token-of-ann', at: Date.UTC(2026, 10, 26, 12), address, query: `event=${event}&lang=es`, userAgent: 'Mozilla/5.0', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
+    arrivedHit({ token: 'token-of-ann', at: noon, address, query: `event=${event}&lang=es`, userAgent: 'Mozilla/5.0', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
   const users = new Map([['token-of-ann', tokens['token-of-ann']!]]);
 
   it('become statics.hit events once and in order, an outbox row a batch, however many enrichers take them', async () => {
     await forgetHits();
-    const store = hitStore(ipKey);
+    const store = hitStore();
     for (let batch = 0; batch < 6; batch++) await store.write(platform.database, [0, 1, 2].map((i) => arrived(`b${batch}-${i}`)), users);
     expect(await storedBatches()).toBe(6);
     // Two processes' enrichers at once: one takes while the other finds the lock held.
@@ -210,20 +213,44 @@ describe('the stored hits, where the analytics module runs', () => {
     const events = await outboxEvents(platform.database.db, 'statics.hit');
     expect(events.map((event) => event.data.event)).toEqual(Array.from({ length: 18 }, (_, i) => `b${Math.floor(i / 3)}-${i % 3}`));
     expect(new Set(events.map((event) => event.id)).size).toBe(18);
-    expect(events[0]).toMatchObject({ userId: tokens['token-of-ann'], time: '2026-11-26T12:00:00.000Z', data: { params: { lang: 'es' }, ipHash: expect.stringMatching(/^[\w-]{22}$/) } });
+    expect(events[0]).toMatchObject({ userId: tokens['token-of-ann'], time: new Date(noon).toISOString(), data: { params: { lang: 'es' }, ipHash: expect.stringMatching(/^[\w-]{22}$/) } });
     const rows = await queryRows<{ n: number }>(platform.database.db, sql`select count(*)::int as n from platform.outbox where type = 'statics.hit'`);
     expect(rows).toEqual([{ n: 6 }]);
   });
 
-  it('hash an address the same within a UTC day and differently the next', async () => {
+  it("hash an address with its UTC day's salt: the same within the day, differently the next", async () => {
     await forgetHits();
-    const store = hitStore(ipKey);
-    const at = (iso: string, address: string) => arrivedHit({ token: '', at: Date.parse(iso), address, query: 'event=seen', userAgent: '', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
-    await store.write(platform.database, [at('2026-11-26T00:00:01Z', '198.51.100.1'), at('2026-11-26T23:59:59Z', '198.51.100.1'), at('2026-11-27T00:00:00Z', '198.51.100.1'), at('2026-11-26T12:00:00Z', '198.51.100.2')], new Map());
+    const store = hitStore();
+    const at = (ms: number, address: string) => arrivedHit({ token: '', at: ms, address, query: 'event=seen', userAgent: '', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
+    await store.write(platform.database, [at(today + 1_000, '198.51.100.1'), at(today + DAY - 1_000, '198.51.100.1'), at(today + DAY, '198.51.100.1'), at(noon, '198.51.100.2')], new Map());
+    // Another process (a second gateway) finds the same salt: the same address hashes alike there.
+    await hitStore().write(platform.database, [at(noon, '198.51.100.1')], new Map());
     await createHitEnricher(platform, 60_000).run();
     const hashes = (await outboxEvents(platform.database.db, 'statics.hit')).map((event) => event.data.ipHash);
+    expect(hashes[0]).toMatch(/^[\w-]{22}$/);
     expect(hashes[0]).toBe(hashes[1]);
+    expect(hashes[4]).toBe(hashes[0]);
     expect(new Set(hashes).size).toBe(3);
+  });
+
+  it("destroy a day's salt once the day is over, and make none for a day over", async () => {
+    const day = new Date(today).toISOString().slice(0, 10);
+    const salt = await saltOf(platform.database, day);
+    expect(salt).toHaveLength(32);
+    expect(await saltOf(platform.database, day)).toEqual(salt);
+    // Within the margin after the day the salt stays; past it, it is gone and never made again.
+    expect(await pruneSalts(platform.database, today + DAY + SALT_MARGIN_MS / 2)).toBe(0);
+    const later = today + DAY + SALT_MARGIN_MS + 1_000;
+    expect(await pruneSalts(platform.database, later)).toBeGreaterThanOrEqual(1);
+    const left = await queryRows<{ n: number }>(platform.database.db, sql`select count(*)::int as n from platform.edge_salts where day <= ${day}`);
+    expect(left).toEqual([{ n: 0 }]);
+    expect(await saltOf(platform.database, day, later)).toBeNull();
+    // A hit of a day over, written late, keeps no address hash at all.
+    await forgetHits();
+    const late = arrivedHit({ token: '', at: today - 2 * DAY, address: '198.51.100.1', query: 'event=late', userAgent: '', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
+    await hitStore().write(platform.database, [late], new Map());
+    await createHitEnricher(platform, 60_000).run();
+    expect((await outboxEvents(platform.database.db, 'statics.hit')).map((event) => event.data.ipHash)).toEqual(['']);
   });
 
   it('count a hit that names no event as ignored, and a batch of none writes no outbox row', async () => {
@@ -231,8 +258,8 @@ describe('the stored hits, where the analytics module runs', () => {
     const ignored = async () => Number(/pixel_hits_total\{outcome="ignored"[^}]*\} (\d+)/.exec(await platform.metrics.registry.metrics())?.[1] ?? 0);
     const before = await ignored();
     const nameless = arrivedHit({ token: '', at: Date.now(), address: '203.0.113.9', query: 'value=1', userAgent: '', referrerToken: '', fbclid: '', ttclid: '', traceparent: '' });
-    await hitStore(ipKey).write(platform.database, [nameless, nameless], new Map());
-    await hitStore(ipKey).write(platform.database, [nameless, arrived('named')], users);
+    await hitStore().write(platform.database, [nameless, nameless], new Map());
+    await hitStore().write(platform.database, [nameless, arrived('named')], users);
     await createHitEnricher(platform, 60_000).run();
     expect(await storedBatches()).toBe(0);
     expect((await outboxEvents(platform.database.db, 'statics.hit')).map((event) => event.data.event)).toEqual(['named']);

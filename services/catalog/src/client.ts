@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ok, parseInput, requiredText, type ServiceClient } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
+import type { EpisodeOffer, EpisodeTerms } from './ports.ts';
 import type { Rankings } from './rankings.ts';
-import type { EpisodeStatus } from './schema.ts';
 import type { CatalogService, Homepage, Video, VideoCard } from './service.ts';
 
 /** What other services ask the catalog. */
@@ -29,19 +29,6 @@ export interface CatalogPages {
 }
 
 export type SharedRankings = Awaited<ReturnType<Rankings['shared']>>;
-
-export interface EpisodeTerms {
-  episodeId: string;
-  videoId: string;
-  number: number;
-  freeEpisodes: number;
-  priceCoins: number;
-}
-
-/** An episode's terms as it is offered for sale: only a `ready` one plays, so only a ready one may be sold. */
-export interface EpisodeOffer extends EpisodeTerms {
-  status: EpisodeStatus;
-}
 
 /** In the catalog's own process, its client also carries the operator side (the demo seeder uses it). */
 export interface LocalCatalogClient extends CatalogClient, CatalogPages {

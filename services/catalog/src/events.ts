@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import type { BusEvent, Database, EventBus, MediaStorage } from '@cliffhanger/platform';
+import { episodeRepository as episodeRepo } from './episode-repository.ts';
 import { rankingsRepository as rankings } from './rankings-repository.ts';
-import { subscribeRankingConsumers } from './rankings.ts';
 import { catalogRepository as repo } from './repository.ts';
 
 /** history.recorded, as the user service emits it (userId rides on the event). */
@@ -53,17 +53,15 @@ export function subscribeCatalogConsumers(bus: EventBus, deps: { database: Datab
       await rankings.countPlay(tx, data.videoId, event.time);
     }
   });
-  subscribeRankingConsumers(bus);
-
   bus.subscribe('catalog.transcodes', ['transcode.completed', 'transcode.failed'], async (event: BusEvent, tx, effects) => {
     if (event.type === 'transcode.failed') {
       const data = event.data as unknown as TranscodeFailed;
-      await repo.finishEpisode(tx, data.episodeId, data.uploadId, { status: 'failed', error: data.reason });
+      await episodeRepo.finishEpisode(tx, data.episodeId, data.uploadId, { status: 'failed', error: data.reason });
       effects.afterCommit(deps.onChange);
       return;
     }
     const data = event.data as unknown as TranscodeCompleted;
-    const episode = await repo.finishEpisode(tx, data.episodeId, data.uploadId, {
+    const episode = await episodeRepo.finishEpisode(tx, data.episodeId, data.uploadId, {
       status: 'ready',
       durationSeconds: Math.round(data.durationSeconds),
       mediaPrefix: data.mediaPrefix,

@@ -8,6 +8,9 @@ export interface PlaybackGrant {
   expiresAt: Date;
 }
 
+/** Where a stored key is served: covers publicly, everything else only through a grant. */
+export const mediaUrlOf = (key: string) => `/media/${key}`;
+
 const signatureOf = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
 
 /**

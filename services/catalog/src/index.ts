@@ -1,5 +1,6 @@
 export { catalogMigrations, catalogModule } from './module.ts';
-export { catalogClientOverHttp, type CatalogClient, type CatalogPages, type EpisodeOffer, type EpisodeTerms, type LocalCatalogClient, type SharedRankings } from './client.ts';
+export { catalogClientOverHttp, type CatalogClient, type CatalogPages, type LocalCatalogClient, type SharedRankings } from './client.ts';
+export type { EpisodeOffer, EpisodeTerms } from './ports.ts';
 export { transcodePriorityOf, type AdminEpisode, type AdminVideo, type CatalogAdmin } from './admin.ts';
 export type { HistoryRecorded, TranscodeCompleted, TranscodeFailed, UploadReceived } from './events.ts';
 export { GRANT_TTL_SECONDS, grantAllows, issuePlaybackGrant } from './grants.ts';

@@ -1,6 +1,20 @@
-import type { EpisodeTerms } from './client.ts';
+import type { EpisodeStatus } from './schema.ts';
 
-/** What the catalog needs from other services, answered by their typed clients. */
+/** What the catalog needs from other services, answered by their typed clients, and the terms it answers them with. */
+
+/** An episode's terms of sale, as the catalog answers the unlock service. */
+export interface EpisodeTerms {
+  episodeId: string;
+  videoId: string;
+  number: number;
+  freeEpisodes: number;
+  priceCoins: number;
+}
+
+/** An episode's terms as it is offered for sale: only a `ready` one plays, so only a ready one may be sold. */
+export interface EpisodeOffer extends EpisodeTerms {
+  status: EpisodeStatus;
+}
 
 /** A viewer's own relation to a series, owned by the user service. */
 export interface ViewerLists {

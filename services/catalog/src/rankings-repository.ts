@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '@cliffhanger/platform';
+// A series is listed once it has an episode and is not hidden, as everywhere in the catalog.
+import { LISTED } from './repository.ts';
 
 /**
  * The SQL of the rankings, the viewers' places and the feed (tables of migrations/0004_rankings.sql),
- * beside repository.ts, which knows the rest of the catalog's tables. Consumers write these tables
+ * beside the catalog's other repositories (repository.ts names them). Consumers write these tables
  * from the events; the calls only read them.
  */
 
@@ -15,8 +17,6 @@ const TOP_HOURS = 7 * 24;
 /** "trending" compares the 24 hours up to and including the current one with the 24 before them. */
 const TREND_HOURS = 24;
 
-// A series is listed once it has an episode, as everywhere in the catalog (repository.ts).
-const LISTED = sql`v.episode_count > 0`;
 
 /** The start of the UTC hour `time` falls in. */
 export const hourOf = (time: Date | string) => new Date(Math.floor(new Date(time).getTime() / HOUR_MS) * HOUR_MS);

@@ -1,4 +1,4 @@
-import { bigint, date, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const catalog = pgSchema('catalog');
 
@@ -19,6 +19,8 @@ export const videos = catalog.table('videos', {
   priceCoins: integer('price_coins').notNull().default(50),
   episodeCount: integer('episode_count').notNull().default(0),
   playCount: bigint('play_count', { mode: 'number' }).notNull().default(0),
+  /** Hidden by an operator: viewers find it nowhere, and its page answers 404 (migrations/0007). */
+  hidden: boolean('hidden').notNull().default(false),
   createdAt: at('created_at').notNull().defaultNow(),
 });
 

@@ -7,9 +7,11 @@ import {
   type Page,
   type RequestContext,
 } from '@cliffhanger/platform';
-import { issuePlaybackGrant } from './grants.ts';
+import { episodeRepository as episodeRepo, type EpisodeRow } from './episode-repository.ts';
+import { issuePlaybackGrant, mediaUrlOf } from './grants.ts';
 import type { EntitlementPolicy, ViewerLists } from './ports.ts';
-import { catalogRepository as repo, type CardRow, type EpisodeRow, type VideoRow } from './repository.ts';
+import { catalogRepository as repo, type CardRow, type VideoRow } from './repository.ts';
+import { searchRepository as searchRepo } from './search-repository.ts';
 import { inLanguageOrder } from './subtitle-playlists.ts';
 import { subtitleLanguageOf } from './subtitles.ts';
 
@@ -64,15 +66,14 @@ export interface CatalogServiceDeps {
   entitlement: EntitlementPolicy;
   viewers: ViewerLists;
   mediaSecret: string;
+  /** Where playback URLs point: the media edge's origin (MEDIA_EDGE_URL), or '' for the site's own /media. */
+  mediaOrigin?: string;
 }
 
 export const CAROUSEL_TITLE = 'Featured Videos';
 const HOMEPAGE_ITEMS = 12;
 // The homepage is the hottest read and the same for everyone; play counts on it may lag this much.
 const HOMEPAGE_CACHE_MS = 5_000;
-
-/** Where a stored key is served: covers publicly, everything else only through a grant. */
-export const mediaUrlOf = (key: string) => `/media/${key}`;
 
 export function presentCard(row: CardRow): VideoCard {
   return {
@@ -98,8 +99,9 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   const { database, entitlement, viewers } = deps;
   let homepageCache: { value: Homepage; until: number } | null = null;
 
+  /** Viewers' cards: a hidden series has none, wherever its id comes from (a section, a favorite, a ranking). */
   async function cardsInOrder(ids: string[]): Promise<VideoCard[]> {
-    const byId = new Map((await repo.cards(database.db, ids)).map((row) => [row.id, presentCard(row)]));
+    const byId = new Map((await repo.cards(database.db, ids)).flatMap((row) => (row.hidden ? [] : [[row.id, presentCard(row)] as const])));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -119,10 +121,10 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   /** A series as `userId` sees it (null: a visitor who has unlocked nothing): their favorite, resume point and locks. */
   async function videoFor(userId: string | null, id: string): Promise<Video> {
     const video = await repo.videoById(database.db, id);
-    if (!video) throw new NotFound('No such video');
+    if (!video || video.hidden) throw new NotFound('No such video');
     const [[card], episodes, { favorited, resume }] = await Promise.all([
       cardsInOrder([id]),
-      repo.episodesOf(database.db, id),
+      episodeRepo.episodesOf(database.db, id),
       userId ? viewers.viewerOf(userId, id) : { favorited: false, resume: null },
     ]);
     const allowed = new Set(
@@ -165,7 +167,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     async query(by: CardQuery, page: number, size: number): Promise<Page<VideoCard>> {
       const [offset, limit] = [(page - 1) * size, size + 1];
       let rows: { id: string }[];
-      if ('keyword' in by) rows = await repo.searchVideoIds(database.db, by.keyword, offset, limit);
+      if ('keyword' in by) rows = await searchRepo.searchVideoIds(database.db, by.keyword, offset, limit);
       else if ('tagId' in by) {
         if (!(await repo.tagById(database.db, by.tagId))) throw new NotFound('No such category');
         rows = await repo.tagVideoIds(database.db, by.tagId, offset, limit);
@@ -181,9 +183,9 @@ export function createCatalogService(deps: CatalogServiceDeps) {
 
     /** An episode to play, with a playback URL only a caller who may watch it receives. */
     async episode(context: RequestContext, id: string): Promise<Episode> {
-      const episode = await repo.episodeById(database.db, id);
+      const episode = await episodeRepo.episodeById(database.db, id);
       const video = episode && (await repo.videoById(database.db, episode.videoId));
-      if (!episode || !video) throw new NotFound('No such episode');
+      if (!episode || !video || video.hidden) throw new NotFound('No such episode');
       if (!(await entitlement.mayWatch(context.userId, watchable(video, episode)))) {
         const balance = context.userId ? (await entitlement.standingOf(context.userId)).coins : 0;
         throw new PaymentRequired('This episode is locked', { episodeId: id, videoId: video.id, priceCoins: video.priceCoins, balance });
@@ -194,16 +196,17 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         );
       }
       const grant = issuePlaybackGrant(deps.mediaSecret, id);
-      const subtitles = inLanguageOrder(await repo.subtitlesOf(database.db, id));
+      const granted = `${deps.mediaOrigin ?? ''}/media/g/${grant.token}`;
+      const subtitles = inLanguageOrder(await episodeRepo.subtitlesOf(database.db, id));
       return {
         id,
         videoId: video.id,
         number: episode.number,
         title: episode.title,
         durationSeconds: episode.durationSeconds,
-        nextEpisodeId: await repo.nextEpisodeId(database.db, video.id, episode.number),
-        playback: { url: `/media/g/${grant.token}/${episode.mediaPrefix}/master.m3u8`, expiresAt: grant.expiresAt.toISOString() },
-        subtitles: subtitles.map((row) => ({ lang: row.lang, label: subtitleLanguageOf(row.lang).label, url: `/media/g/${grant.token}/${row.storageKey}` })),
+        nextEpisodeId: await episodeRepo.nextEpisodeId(database.db, video.id, episode.number),
+        playback: { url: `${granted}/${episode.mediaPrefix}/master.m3u8`, expiresAt: grant.expiresAt.toISOString() },
+        subtitles: subtitles.map((row) => ({ lang: row.lang, label: subtitleLanguageOf(row.lang).label, url: `${granted}/${row.storageKey}` })),
       };
     },
 
@@ -213,11 +216,11 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         return new Map((await cardsInOrder([...new Set(videoIds)])).map((card) => [card.id, card]));
       },
       async episodeRef(episodeId: string) {
-        const episode = await repo.episodeById(database.db, episodeId);
+        const episode = await episodeRepo.episodeById(database.db, episodeId);
         return episode ? { videoId: episode.videoId, number: episode.number } : null;
       },
       /** What unlocking an episode costs, whether it needs unlocking (its series' free episodes and price), and whether it plays yet. */
-      episodeTerms: (episodeId: string) => repo.episodeTerms(database.db, episodeId),
+      episodeTerms: (episodeId: string) => episodeRepo.episodeTerms(database.db, episodeId),
       /**
        * A series as a visitor who has unlocked nothing sees it, or null when there is none: what the
        * gateway writes into the series page (its head for link previews and crawlers, its first screen).

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import type { Database, MediaStorage } from '@cliffhanger/platform';
-import { catalogRepository as repo, type SubtitleRow } from './repository.ts';
+import { episodeRepository as episodeRepo, type SubtitleRow } from './episode-repository.ts';
 import { isSubtitleLang, SUBTITLE_LANGS, subtitleLanguageOf } from './subtitles.ts';
 
 export const SUBTITLE_GROUP = 'subs';
@@ -87,9 +87,9 @@ export function createPlaylistRenderer(deps: { database: Database; storage: Medi
       const name = path.posix.basename(key);
       const subtitleLang = SUBTITLE_PLAYLIST.exec(name)?.[1];
       if (name !== MASTER && !subtitleLang) return undefined;
-      const episode = await repo.episodeById(database.db, episodeId);
+      const episode = await episodeRepo.episodeById(database.db, episodeId);
       if (!episode?.mediaPrefix || path.posix.dirname(key) !== episode.mediaPrefix) return undefined;
-      const subtitles = await repo.subtitlesOf(database.db, episodeId);
+      const subtitles = await episodeRepo.subtitlesOf(database.db, episodeId);
 
       if (subtitleLang) {
         const subtitle = isSubtitleLang(subtitleLang) ? subtitles.find((row) => row.lang === subtitleLang) : undefined;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@cliffhanger/platform/testing';
-import { adminOf, makeClip, notAVideo, startCatalogSite, type Site } from './site.ts';
+import { eventually, makeClip } from '@cliffhanger/platform/testing';
+import { ffmpegTools } from '@cliffhanger/transcoder';
+import { adminOf, notAVideo, startCatalogSite, type Site } from './site.ts';
 
 let site: Site;
 let drama: string;
@@ -15,7 +16,7 @@ beforeAll(async () => {
     freeEpisodes: 1,
     priceCoins: 45,
   });
-  const clip = await makeClip();
+  const clip = await makeClip(ffmpegTools());
   for (const bytes of [clip, clip, notAVideo]) expect((await site.upload(drama, bytes)).code).toBe(200);
   // Enough listed series in one category to need three pages of ten.
   for (let i = 1; i <= 24; i++) {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiskStorage, createPostgresBus, createDatabaseQueue, migrate, platformMigrations, systemContext, type Database } from '@cliffhanger/platform';
-import { openTestDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
+import { createDatabaseQueue, createDiskStorage, createPostgresBus, systemContext, type Database } from '@cliffhanger/platform';
+import { openMigratedDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
 import { transcodeRequests } from '@cliffhanger/transcoder';
+import { catalogModule } from '../src/index.ts';
 import { createCatalogAdmin } from '../src/admin.ts';
-import { catalogMigrations } from '../src/index.ts';
 import { createCatalogService, type CatalogService } from '../src/service.ts';
 import type { EntitlementPolicy } from '../src/ports.ts';
 
@@ -20,9 +20,7 @@ let database: Database;
 let catalog: CatalogService;
 let admin: ReturnType<typeof createCatalogAdmin>;
 beforeAll(async () => {
-  database = await openTestDatabase();
-  await migrate(database, 'platform', platformMigrations);
-  await migrate(database, 'catalog', catalogMigrations);
+  database = await openMigratedDatabase(catalogModule);
   catalog = createCatalogService({
     database,
     entitlement: unlockedThird,

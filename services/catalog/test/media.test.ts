@@ -4,10 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverSecret } from '@cliffhanger/platform';
-import { tempDir } from '@cliffhanger/platform/testing';
-import { ffprobeEnv, ffprobePath } from '@cliffhanger/transcoder';
+import { makeClip, tempDir } from '@cliffhanger/platform/testing';
+import { ffmpegTools, ffprobeEnv, ffprobePath } from '@cliffhanger/transcoder';
 import { issuePlaybackGrant } from '../src/index.ts';
-import { makeClip, startCatalogSite, type Site } from './site.ts';
+import { startCatalogSite, type Site } from './site.ts';
 
 const run = promisify(execFile);
 
@@ -22,7 +22,7 @@ const ladderUrl = (grant: string, episodeId: string, file: string) => `/media/g/
 beforeAll(async () => {
   site = await startCatalogSite();
   const video = await site.series({ title: 'Grant Street', tags: ['Revenge'], freeEpisodes: 1, priceCoins: 30 });
-  const clip = await makeClip(3);
+  const clip = await makeClip(ffmpegTools(), { seconds: 3 });
   for (const bytes of [clip, clip]) await site.upload(video, bytes);
   [free, locked] = [`${video}-ep1`, `${video}-ep2`];
   expect((await site.settled(free)).status).toBe('ready');

@@ -49,7 +49,7 @@ export const seededId = (i: number) => `series-${i}`;
 
 /**
  * Adds series number `from` to `to - 1`, their categories and what search reads (the same
- * expressions as the repository's refreshSearch). Run `analyze` after a large batch.
+ * expressions as the search repository's refreshSearch). Run `analyze` after a large batch.
  */
 export async function seedSearchCatalog(database: Database, from: number, to: number): Promise<void> {
   if (to > COMBINATIONS) throw new Error(`the seeded catalog holds at most ${COMBINATIONS} series`);

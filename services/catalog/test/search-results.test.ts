@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { migrate, queryRows, type Database, type Executor } from '@cliffhanger/platform';
-import { openTestDatabase } from '@cliffhanger/platform/testing';
-import { catalogMigrations } from '../src/index.ts';
+import { queryRows, type Database, type Executor } from '@cliffhanger/platform';
+import { openMigratedDatabase } from '@cliffhanger/platform/testing';
+import { catalogModule } from '../src/index.ts';
+import { episodeRepository as episodeRepo } from '../src/episode-repository.ts';
 import { catalogRepository as repo } from '../src/repository.ts';
+import { searchRepository as searchRepo } from '../src/search-repository.ts';
 import { SEARCH_CATEGORIES, seededId, seedSearchCatalog } from './search-catalog.ts';
 
 // Search answers exactly what its rules say (stated below as one plain statement that reads every
@@ -110,14 +112,13 @@ async function writeSeries(series: { id: string; title: string; description: str
   await database.transaction(async (tx) => {
     await repo.insertVideo(tx, { id: series.id, title: series.title, description: series.description, playCount: series.plays ?? 0 });
     await repo.setVideoTags(tx, series.id, await repo.ensureTags(tx, series.tags));
-    await repo.refreshSearch(tx, series.id);
+    await searchRepo.refreshSearch(tx, series.id);
   });
-  if (series.listed) await repo.insertEpisode(database.db, { id: `${series.id}-ep1`, videoId: series.id, number: 1, title: 'Episode 1', status: 'planned' });
+  if (series.listed) await episodeRepo.insertEpisode(database.db, { id: `${series.id}-ep1`, videoId: series.id, number: 1, title: 'Episode 1', status: 'planned' });
 }
 
 beforeAll(async () => {
-  database = await openTestDatabase();
-  await migrate(database, 'catalog', catalogMigrations);
+  database = await openMigratedDatabase(catalogModule);
   await writeSeries({ id: 'contract-bride', title: "The Billionaire's Contract Bride", description: 'A marriage of convenience with a cold CEO.', tags: ['Romance', 'CEO'], listed: true, plays: 40 });
   await writeSeries({ id: 'crown-of-thorns', title: 'Crown of Thorns', description: 'A maid becomes the secret weapon of a billionaire heir.', tags: ['Palace'], listed: true, plays: 40 });
   await writeSeries({ id: 'cafe-amelie', title: 'Café Amélie', description: 'A pastry chef in Paris and the critic who ruined her.', tags: ['Romance'], listed: true });
@@ -135,7 +136,7 @@ describe('search in tiers', () => {
       for (const [offset, limit] of PAGES) {
         // 1: every tier with a match walks; the default: every tier of this small catalog is sorted.
         for (const sortedUpTo of [undefined, 1, 40]) {
-          const page = ids(await repo.searchVideoIds(database.db, keyword, offset, limit, sortedUpTo));
+          const page = ids(await searchRepo.searchVideoIds(database.db, keyword, offset, limit, sortedUpTo));
           expect(page, `"${keyword.slice(0, 30)}" offset ${offset} limit ${limit} sorted up to ${sortedUpTo}`).toEqual(all.slice(offset, offset + limit));
         }
       }
@@ -143,7 +144,7 @@ describe('search in tiers', () => {
   }, 300_000);
 
   it('finds what a viewer looks for: the title first, then categories and descriptions, then what a typo meant', async () => {
-    const page = async (keyword: string, limit = 50) => ids(await repo.searchVideoIds(database.db, keyword, 0, limit));
+    const page = async (keyword: string, limit = 50) => ids(await searchRepo.searchVideoIds(database.db, keyword, 0, limit));
     // The title match comes before the description match, though not more played; the unlisted
     // series never shows.
     const billionaire = await page('billionaire', 500);
@@ -170,7 +171,7 @@ describe('search in tiers', () => {
   it('reads the series only through indexes, a rare tier from the full-text index and a common one in popularity order', async () => {
     for (const keyword of ['alpah king', 'bilionaire', 'romance', 'midnight secretary', 'The Return of the Wandering Baron', '(((', '']) {
       for (const sortedUpTo of [undefined, 1]) {
-        const nodes = await plannedNodes((db) => repo.searchVideoIds(db, keyword, 0, 21, sortedUpTo));
+        const nodes = await plannedNodes((db) => searchRepo.searchVideoIds(db, keyword, 0, 21, sortedUpTo));
         const read = nodes.filter(readsSeries);
         if (keyword.trim() === '' || keyword === '(((') expect(read, keyword).toEqual([]);
         else expect(read.length, keyword).toBeGreaterThan(0);
@@ -183,7 +184,7 @@ describe('search in tiers', () => {
   });
 
   it('leaves the connection as it was: sequential scans and sorts back on', async () => {
-    await repo.searchVideoIds(database.db, 'bilionaire', 0, 5);
+    await searchRepo.searchVideoIds(database.db, 'bilionaire', 0, 5);
     const [row] = await queryRows<{ seqscan: string; sort: string }>(database.db, sql`select current_setting('enable_seqscan') as seqscan, current_setting('enable_sort') as sort`);
     expect(row).toEqual({ seqscan: 'on', sort: 'on' });
   });
@@ -192,12 +193,12 @@ describe('search in tiers', () => {
     const terms = async () => (await queryRows<{ word: string; series: number }>(database.db, sql`select word, series from catalog.search_terms where word in ('zeppelin', 'quokka')`)).map((row) => [row.word, Number(row.series)]);
     await writeSeries({ id: 'zeppelin', title: 'Zeppelin Heiress', description: 'Above the clouds.', tags: ['Romance'], listed: true });
     expect(await terms()).toEqual([['zeppelin', 1]]);
-    expect(ids(await repo.searchVideoIds(database.db, 'zepelin', 0, 5))).toEqual(['zeppelin']);
+    expect(ids(await searchRepo.searchVideoIds(database.db, 'zepelin', 0, 5))).toEqual(['zeppelin']);
     await database.db.execute(sql`update catalog.videos set title = 'Quokka Heiress' where id = 'zeppelin'`);
-    await repo.refreshSearch(database.db, 'zeppelin');
+    await searchRepo.refreshSearch(database.db, 'zeppelin');
     expect(await terms()).toEqual([['quokka', 1]]);
-    expect(ids(await repo.searchVideoIds(database.db, 'zepelin', 0, 5))).toEqual([]);
-    expect(ids(await repo.searchVideoIds(database.db, 'quoka', 0, 5))).toEqual(['zeppelin']);
+    expect(ids(await searchRepo.searchVideoIds(database.db, 'zepelin', 0, 5))).toEqual([]);
+    expect(ids(await searchRepo.searchVideoIds(database.db, 'quoka', 0, 5))).toEqual(['zeppelin']);
     await database.db.execute(sql`delete from catalog.videos where id = 'zeppelin'`);
     expect(await terms()).toEqual([]);
   });
@@ -239,7 +240,7 @@ describe('categories on their own index', () => {
     await repo.recordPlay(database.db, 'viewer-1', 'some-episode', seededId(1), '2026-01-02');
     await database.db.execute(sql`update catalog.videos set play_count = play_count + 1000000 where id = ${seededId(5)}`);
     await database.db.execute(sql`update catalog.videos set created_at = created_at + interval '10 years' where id = ${seededId(7)}`);
-    await repo.insertEpisode(database.db, { id: `${seededId(49)}-ep1`, videoId: seededId(49), number: 1, title: 'Episode 1', status: 'planned' });
+    await episodeRepo.insertEpisode(database.db, { id: `${seededId(49)}-ep1`, videoId: seededId(49), number: 1, title: 'Episode 1', status: 'planned' });
     await writeSeries({ id: 'late-arrival', title: 'The Late Arrival', description: 'Added after the rest.', tags: ['Romance', 'Revenge'], listed: true, plays: 150000 });
     await expectSameAsBefore();
     expect(ids(await repo.tagVideoIds(database.db, 'romance', 0, 50))).toContain('late-arrival');

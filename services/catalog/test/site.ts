@@ -1,5 +1,5 @@
-import { clipBytes, notAVideo, startSite, type Site } from '@cliffhanger/platform/testing';
-import { ffmpegTools, transcoderModule } from '@cliffhanger/transcoder';
+import { notAVideo, startSite, type Site } from '@cliffhanger/platform/testing';
+import { transcoderModule } from '@cliffhanger/transcoder';
 import { unlockModule } from '@cliffhanger/unlock';
 import { userModule } from '@cliffhanger/user';
 import { catalogModule, type CatalogAdmin, type LocalCatalogClient } from '../src/index.ts';
@@ -12,6 +12,3 @@ export const startCatalogSite = (env: Record<string, string> = {}, options: { ad
 
 /** The catalog's operator side in the site's process, for setup the admin API has no call for. */
 export const adminOf = (site: Site): CatalogAdmin => (site.instances.get('catalog')!.client as LocalCatalogClient).admin;
-
-/** A tiny real episode, as the platform's harness renders it with the transcoder's ffmpeg. */
-export const makeClip = (seconds = 2, width = 240, height = 426) => clipBytes(ffmpegTools(), { seconds, width, height });

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminOf, makeClip, notAVideo, startCatalogSite, type Site } from './site.ts';
+import { makeClip } from '@cliffhanger/platform/testing';
+import { ffmpegTools } from '@cliffhanger/transcoder';
+import { adminOf, notAVideo, startCatalogSite, type Site } from './site.ts';
 
 let site: Site;
 /** Where the disk adapter (the tests' storage) keeps a key. */
@@ -13,16 +15,17 @@ const onDisk = (key: string) => path.join(site.platform.config.dataDir, 'media',
 let clip: Buffer;
 
 beforeAll(async () => {
-  [site, clip] = await Promise.all([startCatalogSite(), makeClip()]);
+  [site, clip] = await Promise.all([startCatalogSite(), makeClip(ffmpegTools())]);
 }, 60_000);
 
 afterAll(() => site?.close());
 
 describe('uploads through the admin API', () => {
   it('refuses every admin call without the right admin token', async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: 'Basic abc' }]) {
+    // No token and no session is nobody (401); a wrong token is refused (403).
+    for (const [headers, code] of [[{}, 401], [{ authorization: 'Bearer wrong-token-wrong-token' }, 403], [{ authorization: 'Basic abc' }, 401]] as const) {
       const answer = await site.call('POST', '/api/admin/videos', { body: { title: 'Sneaky' }, headers });
-      expect(answer.code).toBe(403);
+      expect(answer.code).toBe(code);
     }
     expect((await site.call('GET', '/api/homepage/query?keyword=sneaky')).data.items).toEqual([]);
   });
@@ -142,7 +145,7 @@ describe('transcodes that fail', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
 
-    expect((await site.call('POST', `/api/admin/episodes/${id}/retranscode`)).code).toBe(403);
+    expect((await site.call('POST', `/api/admin/episodes/${id}/retranscode`)).code).toBe(401);
     const again = await site.admin('POST', `/api/admin/episodes/${id}/retranscode`);
     expect(again.code).toBe(200);
     expect(again.data).toMatchObject({ id, status: expect.stringMatching(/^(pending|processing)$/), error: null });
@@ -156,7 +159,7 @@ describe('transcodes that fail', () => {
 });
 
 describe('the admin API without ADMIN_TOKEN', () => {
-  it('is off and says how to turn it on', async () => {
+  it('refuses the token and says how to turn it on', async () => {
     const bare = await startCatalogSite({}, { adminApi: false });
     try {
       const answer = await bare.admin('POST', '/api/admin/videos', { body: { title: 'Nope' } });

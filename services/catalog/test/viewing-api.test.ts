@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@cliffhanger/platform/testing';
-import { catalogRepository } from '../src/repository.ts';
+import { episodeRepository as episodeRepo } from '../src/episode-repository.ts';
 import { adminOf, startCatalogSite, type Site } from './site.ts';
 
 // The feed and the rankings through the site as `npm start` composes it: the real user service
@@ -22,8 +22,8 @@ beforeAll(async () => {
     // Episode 1 as a finished transcode leaves it (uploads.test.ts runs the real one); episode 2 is locked.
     const uploadId = randomUUID();
     const db = site.platform.database.db;
-    await catalogRepository.attachUpload(db, `${id}-ep1`, { uploadId, sourceKey: `uploads/${id}-ep1/${uploadId}` });
-    await catalogRepository.finishEpisode(db, `${id}-ep1`, uploadId, { status: 'ready', durationSeconds: 30, mediaPrefix: `media/${id}-ep1` });
+    await episodeRepo.attachUpload(db, `${id}-ep1`, { uploadId, sourceKey: `uploads/${id}-ep1/${uploadId}` });
+    await episodeRepo.finishEpisode(db, `${id}-ep1`, uploadId, { status: 'ready', durationSeconds: 30, mediaPrefix: `media/${id}-ep1` });
     series.push(id);
   }
 }, 180_000);

@@ -5,23 +5,21 @@ import {
   createDatabaseQueue,
   createDiskStorage,
   createPostgresBus,
-  migrate,
-  platformMigrations,
   queryRows,
   systemContext,
   type Database,
   type EventBus,
   type EventType,
 } from '@cliffhanger/platform';
-import { eventually, openTestDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
+import { eventually, openMigratedDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
 import { transcodeRequests } from '@cliffhanger/transcoder';
+import { catalogModule } from '../src/index.ts';
 import { createCatalogAdmin, type CatalogAdmin } from '../src/admin.ts';
 import { subscribeCatalogConsumers } from '../src/events.ts';
 import { createFeed } from '../src/feed.ts';
-import { catalogMigrations } from '../src/index.ts';
 import type { EntitlementPolicy } from '../src/ports.ts';
-import { createRankings } from '../src/rankings.ts';
-import { catalogRepository } from '../src/repository.ts';
+import { createRankings, subscribeRankingConsumers } from '../src/rankings.ts';
+import { episodeRepository as episodeRepo } from '../src/episode-repository.ts';
 import { createCatalogService, type CatalogService } from '../src/service.ts';
 
 /**
@@ -56,9 +54,7 @@ export interface Viewing {
 }
 
 export async function openViewing(): Promise<Viewing> {
-  const database = await openTestDatabase();
-  await migrate(database, 'platform', platformMigrations);
-  await migrate(database, 'catalog', catalogMigrations);
+  const database = await openMigratedDatabase(catalogModule);
   const bus = createPostgresBus(database, silentLogger, { pollMs: 20 });
   const catalog = createCatalogService({
     database,
@@ -75,6 +71,7 @@ export async function openViewing(): Promise<Viewing> {
     onChange: catalog.forgetCachedPages,
   });
   subscribeCatalogConsumers(bus, { database, storage, onChange: catalog.forgetCachedPages });
+  subscribeRankingConsumers(bus);
   await bus.start();
 
   /** Every event written so far has been numbered and read by every consumer. */
@@ -100,8 +97,8 @@ export async function openViewing(): Promise<Viewing> {
         const episodeId = `${id}-ep${number}`;
         const uploadId = randomUUID();
         // What an upload and its transcode.completed leave behind (uploads.test.ts runs the real ones).
-        await catalogRepository.attachUpload(database.db, episodeId, { uploadId, sourceKey: `uploads/${episodeId}/${uploadId}` });
-        await catalogRepository.finishEpisode(database.db, episodeId, uploadId, { status: 'ready', durationSeconds: 60, mediaPrefix: `media/${episodeId}` });
+        await episodeRepo.attachUpload(database.db, episodeId, { uploadId, sourceKey: `uploads/${episodeId}/${uploadId}` });
+        await episodeRepo.finishEpisode(database.db, episodeId, uploadId, { status: 'ready', durationSeconds: 60, mediaPrefix: `media/${episodeId}` });
       }
       return id;
     },

@@ -20,7 +20,7 @@ export const demoModule = defineModule<never>({
       readiness: async () => ((await catalog.admin.hasReadyEpisode()) ? null : 'the demo catalog is preparing its first episode'),
       background() {
         const abort = new AbortController();
-        const done = seedDemoCatalog({ admin: catalog.admin, logger, signal: abort.signal }).catch((error: unknown) => {
+        const done = seedDemoCatalog({ admin: catalog.admin, logger, signal: abort.signal, episodes: config.DEMO_EPISODES }).catch((error: unknown) => {
           if (!abort.signal.aborted) logger.error({ err: error }, 'demo catalog failed');
         });
         return {

@@ -17,6 +17,8 @@ export interface DemoSeedDeps {
   logger: Logger;
   signal: AbortSignal;
   catalog?: DemoCatalog;
+  /** Only the first this many episodes of each series (DEMO_EPISODES); all of them when unset. */
+  episodes?: number;
 }
 
 /**
@@ -49,7 +51,8 @@ export async function seedDemoCatalog(deps: DemoSeedDeps): Promise<void> {
     logger.info({ series: catalog.series.length }, 'demo catalog: series in place, rendering episodes');
 
     const longest = Math.max(...catalog.series.map((series) => series.episodes));
-    for (let number = 1; number <= longest; number++) {
+    const last = Math.min(longest, deps.episodes ?? longest);
+    for (let number = 1; number <= last; number++) {
       for (const series of catalog.series.filter((s) => s.episodes >= number)) {
         if (signal.aborted) return;
         const episodeId = `${series.id}-ep${number}`;
@@ -76,6 +79,11 @@ export async function seedDemoCatalog(deps: DemoSeedDeps): Promise<void> {
         await admin.addEpisode(systemContext('demo-catalog'), series.id, { file, number });
         await rm(file, { force: true });
       }
+    }
+    // A shortened demo is not finished: a later start without the limit renders the rest.
+    if (last < longest) {
+      logger.info({ episodes: last }, 'demo catalog: the first episodes of each series uploaded (DEMO_EPISODES)');
+      return;
     }
     await admin.markDemoSeed(true);
     logger.info('demo catalog: every episode uploaded');

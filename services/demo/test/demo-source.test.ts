@@ -4,6 +4,8 @@ import { isJpeg, probeStreams as probeWith, scratchDir } from '@cliffhanger/plat
 import { ffmpegTools, probeMedia } from '@cliffhanger/transcoder';
 import { renderDemoCover, renderDemoEpisode } from '../src/index.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 const probeStreams = (file: string) => probeWith(ffmpegTools(), file);
 
 // Titles carry the characters that break inline drawtext escaping.

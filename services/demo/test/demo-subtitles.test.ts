@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkWebVtt, SUBTITLE_LANGS } from '@cliffhanger/catalog';
 import { demoCatalog, DEMO_SUBTITLE_LANGS, demoSubtitles } from '../src/index.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 const cueTimes = (vtt: string) =>
   [...vtt.matchAll(/^(\d\d):(\d\d):(\d\d)\.(\d{3}) --> (\d\d):(\d\d):(\d\d)\.(\d{3})$/gm)].map((match) => {
     const seconds = (at: number) => Number(match[at]) * 3600 + Number(match[at + 1]) * 60 + Number(match[at + 2]) + Number(match[at + 3]) / 1000;

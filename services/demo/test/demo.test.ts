@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipBytes, silentLogger, startSite as startPlatformSite, type Site } from '@cliffhanger/platform/testing';
+import { makeClip, silentLogger, startSite as startPlatformSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule, type LocalCatalogClient } from '@cliffhanger/catalog';
 import { ffmpegTools, transcoderModule } from '@cliffhanger/transcoder';
 import { unlockModule } from '@cliffhanger/unlock';
@@ -10,7 +10,6 @@ import { demoModule, seedDemoCatalog, type DemoCatalog } from '../src/index.ts';
 const startSite = (env: Record<string, string> = {}) =>
   startPlatformSite({ modules: [userModule, catalogModule, unlockModule, transcoderModule, demoModule], env, background: false });
 const adminOf = (site: Site) => (site.instances.get('catalog')!.client as LocalCatalogClient).admin;
-const makeClip = () => clipBytes(ffmpegTools());
 
 // The demo catalog's shape at a size two shared cores render in seconds.
 const tiny: DemoCatalog = {
@@ -77,6 +76,26 @@ describe('the demo catalog', () => {
   }, 60_000);
 });
 
+describe('a shortened demo (DEMO_EPISODES)', () => {
+  it('renders only the first episodes of each series, and a later start without the limit renders the rest', async () => {
+    const short = await startSite();
+    try {
+      const admin = adminOf(short);
+      const seedUpTo = (episodes?: number) => seedDemoCatalog({ admin, logger: silentLogger, signal: new AbortController().signal, catalog: tiny, episodes });
+      await seedUpTo(1);
+      expect(await Promise.all(['first-love-ep1', 'moon-howl-ep1'].map(async (id) => (await short.settled(id)).status))).toEqual(['ready', 'ready']);
+      expect(await admin.episodeStatus('first-love-ep2')).toBe('planned');
+      expect(await admin.demoSeedState()).not.toBe('finished');
+
+      await seedUpTo(undefined);
+      expect((await short.settled('first-love-ep2')).status).toBe('ready');
+      expect(await admin.demoSeedState()).toBe('finished');
+    } finally {
+      await short.close();
+    }
+  }, 120_000);
+});
+
 describe('readiness with the demo catalog on', () => {
   it('is not ready until something can be played', async () => {
     const starting = await startSite({ DEMO: '1' });
@@ -85,7 +104,7 @@ describe('readiness with the demo catalog on', () => {
       expect(before.status).toBe(503);
       expect(await before.json()).toMatchObject({ code: 503, message: 'starting: the demo catalog is preparing its first episode' });
       const video = await starting.series({ title: 'Warm Up' });
-      const upload = await starting.upload(video, await makeClip());
+      const upload = await starting.upload(video, await makeClip(ffmpegTools()));
       await starting.settled(upload.data.id);
       expect((await fetch(`${starting.url}/readyz`)).status).toBe(200);
     } finally {

@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { appendEvent, Conflict, NotFound, type ChargeResult, type RequestContext } from '@cliffhanger/platform';
+import { appendEvent, Conflict, NotFound, utmOf, type RequestContext } from '@cliffhanger/platform';
+import type { ChargeResult } from './providers/index.ts';
 import { paymentRepository as repo, type OrderRow, type PayRequestRow } from './repository.ts';
-import type { Core, Settlement } from './settlement.ts';
+import type { MailLanguage, OrderStatus } from './schema.ts';
+import type { Core } from './core.ts';
+import type { Settlement } from './settlement.ts';
 import { declineMessage, orderView, type Order, type PayResult } from './views.ts';
 
 export interface PayInput {
@@ -11,7 +14,12 @@ export interface PayInput {
   email: string;
   firstName: string;
   lastName: string;
+  /** The buyer's interface language, for the mails about this order and its subscription. */
+  language?: MailLanguage;
 }
+
+/** What a pay call records about its buyer on the order. */
+const buyerFields = (input: Pick<PayInput, 'email' | 'language'>) => ({ email: input.email, ...(input.language ? { language: input.language } : {}) });
 
 export interface PayOptions {
   idempotencyKey: string;
@@ -24,6 +32,11 @@ const REPLAY_WAIT_MS = 10_000;
 const REPLAY_POLL_MS = 50;
 /** A claim this old whose call never answered died with its process: a replay takes it over. */
 const STALE_CLAIM_MS = 60_000;
+
+/** Orders whose money was taken, refunded since or not. */
+const PAID: ReadonlySet<OrderStatus> = new Set(['succeeded', 'partially_refunded', 'refunded']);
+
+const PROCESSING_MESSAGE = 'Your payment is being processed. This page updates once it is done.';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -64,10 +77,10 @@ export function createCheckout(core: Core, settlement: Settlement) {
       return result;
     },
 
-    async succeeded(orderId: string, paymentId: string, charge: Extract<ChargeResult, { status: 'succeeded' }> | null, email: string): Promise<PayResult> {
+    async succeeded(orderId: string, paymentId: string, charge: Extract<ChargeResult, { status: 'succeeded' }> | null, buyer: PayInput): Promise<PayResult> {
       const result: PayResult = { orderId, status: 'succeeded' };
       const settled = await database.transaction(async (tx) => {
-        await repo.setOrderFields(tx, orderId, { email });
+        await repo.setOrderFields(tx, orderId, buyerFields(buyer));
         const won = await settlement.settleInTx(tx, orderId, paymentId, charge?.savedMethod ?? null, now());
         await repo.finishPayRequest(tx, userId, keyHash, result);
         return won;
@@ -76,21 +89,25 @@ export function createCheckout(core: Core, settlement: Settlement) {
       return result;
     },
 
-    async waiting(orderId: string, paymentId: string, actionUrl: string | null, email: string): Promise<PayResult> {
-      const result: PayResult = actionUrl
-        ? { orderId, status: 'requires_action', actionUrl }
-        : { orderId, status: 'requires_action', message: 'Your payment is being processed. This page updates once it is done.' };
+    /**
+     * Waiting for the buyer (3-D Secure: the page takes the challenge in place with `clientSecret`, or
+     * leaves for `actionUrl`, which pages loaded before in-page challenges still use) or for the bank.
+     */
+    async waiting(orderId: string, paymentId: string, action: { clientSecret: string; actionUrl: string | null } | null, buyer: PayInput): Promise<PayResult> {
+      const result: PayResult = action
+        ? { orderId, status: 'requires_action', clientSecret: action.clientSecret, ...(action.actionUrl ? { actionUrl: action.actionUrl } : {}) }
+        : { orderId, status: 'requires_action', message: PROCESSING_MESSAGE };
       await database.transaction(async (tx) => {
-        await repo.moveOrder(tx, orderId, ['created', 'failed'], { status: 'created', paymentId, email, failureReason: null, updatedAt: now() });
+        await repo.moveOrder(tx, orderId, ['created', 'failed'], { status: 'created', paymentId, ...buyerFields(buyer), failureReason: null, updatedAt: now() });
         await repo.finishPayRequest(tx, userId, keyHash, result);
       });
       return result;
     },
 
-    async failed(orderId: string, paymentId: string | null, reason: string, email: string): Promise<PayResult> {
+    async failed(orderId: string, paymentId: string | null, reason: string, buyer: PayInput): Promise<PayResult> {
       const result: PayResult = { orderId, status: 'failed', message: declineMessage(reason) };
       await database.transaction(async (tx) => {
-        const order = await repo.moveOrder(tx, orderId, ['created', 'failed'], { status: 'failed', paymentId, failureReason: reason, email, updatedAt: now() });
+        const order = await repo.moveOrder(tx, orderId, ['created', 'failed'], { status: 'failed', paymentId, failureReason: reason, ...buyerFields(buyer), updatedAt: now() });
         if (order) await settlement.paymentFailedEvent(tx, order, reason);
         await repo.finishPayRequest(tx, userId, keyHash, result);
       });
@@ -108,28 +125,28 @@ export function createCheckout(core: Core, settlement: Settlement) {
     // An earlier attempt may still be waiting for the buyer (3-D Secure, PayPal): charging again could take the money twice.
     if (order.status === 'created' && order.paymentId) {
       const earlier = await provider.retrieve(order.paymentId).catch(() => null);
-      if (earlier?.status === 'succeeded') return record.succeeded(order.id, earlier.paymentId, earlier, input.email);
-      if (earlier?.status === 'requires_action') return record.waiting(order.id, earlier.paymentId, earlier.actionUrl, input.email);
-      if (earlier?.status === 'processing') return record.waiting(order.id, earlier.paymentId, null, input.email);
+      if (earlier?.status === 'succeeded') return record.succeeded(order.id, earlier.paymentId, earlier, input);
+      if (earlier?.status === 'requires_action') return record.waiting(order.id, earlier.paymentId, earlier, input);
+      if (earlier?.status === 'processing') return record.waiting(order.id, earlier.paymentId, null, input);
     }
     const charge = await provider.charge({
       orderId: order.id,
       amount: { amount: order.priceAmount, currency: order.currency },
       paymentToken: input.paymentToken,
-      customer: { userId, email: input.email, name: `${input.firstName} ${input.lastName}` },
+      customer: { userId, email: input.email, name: `${input.firstName} ${input.lastName}`.trim() },
       idempotencyKey: `pay:${order.id}:${options.idempotencyKey}`,
       saveForLater: order.kind === 'vip',
       returnUrl: resultUrl(options.origin, order.id),
     });
     switch (charge.status) {
       case 'succeeded':
-        return record.succeeded(order.id, charge.paymentId, charge, input.email);
+        return record.succeeded(order.id, charge.paymentId, charge, input);
       case 'requires_action':
-        return record.waiting(order.id, charge.paymentId, charge.actionUrl, input.email);
+        return record.waiting(order.id, charge.paymentId, charge, input);
       case 'processing':
-        return record.waiting(order.id, charge.paymentId, null, input.email);
+        return record.waiting(order.id, charge.paymentId, null, input);
       case 'failed':
-        return record.failed(order.id, charge.paymentId, charge.reason, input.email);
+        return record.failed(order.id, charge.paymentId, charge.reason, input);
     }
   }
 
@@ -198,11 +215,13 @@ export function createCheckout(core: Core, settlement: Settlement) {
           coins: plan.coins,
           bonusCoins: plan.bonusCoins,
           periodDays: plan.periodDays,
+          periodMonths: plan.periodMonths,
           firstPurchaseOnly: plan.firstPurchaseOnly,
           status: 'created',
           referrerToken: attribution.referrerToken,
           fbclid: attribution.fbclid,
           ttclid: attribution.ttclid,
+          ...utmOf(attribution),
           createdAt: at,
           updatedAt: at,
         });
@@ -234,9 +253,42 @@ export function createCheckout(core: Core, settlement: Settlement) {
       return { approveUrl };
     },
 
+    /**
+     * `POST /api/payment/complete`: after the page took the 3-D Secure challenge in place
+     * (`handleNextAction`), the payment's outcome as the provider has it now, settled at once rather
+     * than when its webhook comes. Settling is the webhook's own conditional update, so of this call,
+     * the webhook and the minute's sweep only the first changes anything; asking again answers the same.
+     */
+    async complete(userId: string, orderId: string): Promise<PayResult> {
+      const order = await ownOrder(userId, orderId);
+      if (PAID.has(order.status)) return { orderId: order.id, status: 'succeeded' };
+      if (!order.paymentId) throw new Conflict('This order has no payment to complete: please pay it first');
+      const payment = await provider.retrieve(order.paymentId);
+      switch (payment.status) {
+        case 'succeeded':
+          await settlement.settleOrder(order.id, payment.paymentId, payment.savedMethod);
+          return { orderId: order.id, status: 'succeeded' };
+        case 'failed': {
+          const reason = payment.reason;
+          await database.transaction(async (tx) => {
+            const failed = await repo.failPendingPayment(tx, order.id, order.paymentId!, reason, now());
+            if (failed) await settlement.paymentFailedEvent(tx, failed, reason);
+          });
+          bus.nudge();
+          return { orderId: order.id, status: 'failed', message: declineMessage(reason) };
+        }
+        case 'requires_action':
+          return { orderId: order.id, status: 'requires_action', clientSecret: payment.clientSecret, ...(payment.actionUrl ? { actionUrl: payment.actionUrl } : {}) };
+        case 'processing':
+          return { orderId: order.id, status: 'requires_action', message: PROCESSING_MESSAGE };
+      }
+    },
+
     /** The buyer left PayPal: an order still waiting is canceled; any other is left as it is. */
     async cancelRedirect(orderId: string): Promise<void> {
       await repo.moveOrder(db, orderId, ['created'], { status: 'canceled', updatedAt: now() });
     },
   };
 }
+
+export type Checkout = ReturnType<typeof createCheckout>;

@@ -1,6 +1,7 @@
 import { appendEvent, type BusEvent, type Executor } from '@cliffhanger/platform';
 import { paymentRepository as repo, type SubscriptionRow } from './repository.ts';
-import type { Core, Settlement } from './settlement.ts';
+import type { Core } from './core.ts';
+import type { Settlement } from './settlement.ts';
 
 /** What a merge gave the member (the `purchases.merged` event's payload). */
 export interface MergedPurchases {

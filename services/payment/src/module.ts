@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPaymentProvider, defineModule, type Background, type Logger } from '@cliffhanger/platform';
+import { defineModule, requireMail, type Background, type Logger } from '@cliffhanger/platform';
 import { paymentAdminRoutes } from './admin-routes.ts';
 import { paymentClientInProcess, paymentClientOverHttp, paymentInternalRoutes, type PaymentClient } from './client.ts';
 import { subscribePaymentConsumers } from './events.ts';
 import type { UnlockLedger } from './ports.ts';
+import { createPaymentProvider } from './providers/index.ts';
 import { paymentRoutes } from './routes.ts';
 import { createPaymentService, type PaymentService } from './service.ts';
 
@@ -40,19 +41,27 @@ export function scheduleDueWork(payments: PaymentService, logger: Logger, everyM
 export const paymentModule = defineModule<PaymentClient>({
   name: 'payment',
   migrations: paymentMigrations,
-  publicPrefixes: ['/api/plan', '/api/payment', '/api/webhook/payment', '/api/admin/plans', '/api/admin/orders', '/sandbox'],
+  publicPrefixes: ['/api/plan', '/api/payment', '/api/webhook/payment', '/api/admin/plans', '/api/admin/orders', '/api/admin/subscriptions', '/sandbox'],
   needs: ['unlock'],
   init({ platform, client }) {
     const { config, logger } = platform;
+    requireMail(config, 'payment', 'receipts');
     const setup = createPaymentProvider(config, platform.database, { logger });
-    const payments = createPaymentService({ ...platform, provider: setup.provider, unlock: client<UnlockLedger>('unlock') });
+    const payments = createPaymentService({
+      ...platform,
+      provider: setup.provider,
+      unlock: client<UnlockLedger>('unlock'),
+      graceDays: config.PAYMENT_GRACE_DAYS,
+      publicUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`,
+    });
     // Consumers subscribe before the platform starts delivering.
     subscribePaymentConsumers(platform.bus, payments);
     return {
       client: paymentClientInProcess(payments),
-      routes: [paymentRoutes(payments, { publicUrl: config.PUBLIC_URL, browser: setup.browser }), paymentAdminRoutes(payments, config.ADMIN_TOKEN), ...(setup.routes ? [setup.routes] : [])],
+      routes: [paymentRoutes(payments, { publicUrl: config.PUBLIC_URL, browser: setup.browser }), paymentAdminRoutes(payments, config.ADMIN_TOKEN, { sandbox: setup.browser.provider === 'sandbox' }), ...(setup.routes ? [setup.routes] : [])],
       internalRoutes: [paymentInternalRoutes(payments)],
       background: () => {
+        setup.start();
         const work = scheduleDueWork(payments, logger);
         return {
           async stop() {

@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '@cliffhanger/platform';
-import { guestMerges, orders, payRequests, plans, processedWebhooks, subscriptions, type OrderStatus } from './schema.ts';
+import { guestMerges, mailsSent, orders, payRequests, plans, processedWebhooks, subscriptions, type OrderStatus } from './schema.ts';
 
 export type PlanRow = typeof plans.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type PayRequestRow = typeof payRequests.$inferSelect;
 
-export type PlanChanges = Partial<Pick<PlanRow, 'title' | 'priceAmount' | 'coins' | 'bonusCoins' | 'periodDays' | 'active' | 'position'>>;
+export type PlanChanges = Partial<Pick<PlanRow, 'title' | 'priceAmount' | 'coins' | 'bonusCoins' | 'periodDays' | 'active' | 'position' | 'retiredAt'>>;
 export type SubscriptionChanges = Partial<Omit<SubscriptionRow, 'id' | 'userId' | 'startedAt'>>;
 
 const live = inArray(subscriptions.status, ['active', 'past_due']);
@@ -24,6 +24,17 @@ export const paymentRepository = {
   async planById(db: Executor, id: string): Promise<PlanRow | null> {
     const [row] = await db.select().from(plans).where(eq(plans.id, id));
     return row ?? null;
+  },
+
+  async lockPlan(tx: Executor, id: string): Promise<PlanRow | null> {
+    const [row] = await tx.select().from(plans).where(eq(plans.id, id)).for('update');
+    return row ?? null;
+  },
+
+  /** A new plan; null when its id is taken. */
+  async insertPlan(tx: Executor, row: typeof plans.$inferInsert): Promise<PlanRow | null> {
+    const [inserted] = await tx.insert(plans).values(row).onConflictDoNothing().returning();
+    return inserted ?? null;
   },
 
   async updatePlan(db: Executor, id: string, changes: PlanChanges, at: Date): Promise<PlanRow | null> {
@@ -49,7 +60,7 @@ export const paymentRepository = {
     const [row] = await db
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.userId, userId), inArray(orders.status, ['succeeded', 'refunded'])))
+      .where(and(eq(orders.userId, userId), inArray(orders.status, ['succeeded', 'partially_refunded', 'refunded'])))
       .limit(1);
     return Boolean(row);
   },
@@ -100,7 +111,7 @@ export const paymentRepository = {
     const rows = await db
       .select({ id: orders.id })
       .from(orders)
-      .where(and(isNull(orders.unlockSyncedAt), inArray(orders.status, ['succeeded', 'refunded']), lte(orders.updatedAt, before)))
+      .where(and(isNull(orders.unlockSyncedAt), inArray(orders.status, ['succeeded', 'partially_refunded', 'refunded']), lte(orders.updatedAt, before)))
       .orderBy(asc(orders.updatedAt))
       .limit(limit);
     return rows.map((row) => row.id);
@@ -132,6 +143,35 @@ export const paymentRepository = {
       .where(and(eq(orders.subscriptionId, subscriptionId), eq(orders.periodStart, periodStart)));
     return row ?? null;
   },
+
+  /**
+   * The subscription's renewal order whose off-session charge was asked under its recorded key and
+   * never answered (the process died in between), whatever period it was made for: the subscription's
+   * `renews_at` may have moved since (a guest merge adds the unused days of the VIP it ends).
+   */
+  async openRenewalCharge(db: Executor, subscriptionId: string): Promise<OrderRow | null> {
+    const [row] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.subscriptionId, subscriptionId), eq(orders.status, 'created'), isNotNull(orders.paymentKey)))
+      .orderBy(asc(orders.createdAt))
+      .limit(1);
+    return row ?? null;
+  },
+
+  /**
+   * Renewal orders whose charge was asked and never answered, untouched since `before` (the process
+   * that asked died), with their subscriptions: live ones may not fall due for days (past due, or
+   * renews_at moved by a guest merge), ended ones never will.
+   */
+  openRenewalCharges: (db: Executor, before: Date, limit: number) =>
+    db
+      .select({ order: orders, subscription: subscriptions })
+      .from(orders)
+      .innerJoin(subscriptions, eq(subscriptions.id, orders.subscriptionId))
+      .where(and(eq(orders.status, 'created'), isNotNull(orders.paymentKey), lte(orders.updatedAt, before)))
+      .orderBy(asc(orders.updatedAt))
+      .limit(limit),
 
   /** Inserts the period's renewal order unless one exists (two processes racing make one). */
   async insertRenewalOrder(db: Executor, row: typeof orders.$inferInsert): Promise<OrderRow | null> {
@@ -188,6 +228,12 @@ export const paymentRepository = {
   /** Serialises the changes of one user's subscriptions until the transaction ends. */
   async lockSubscriptionsOf(tx: Executor, userId: string): Promise<void> {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment.subscription:${userId}`}))`);
+  },
+
+  /** Whose subscription is now (a guest merge moves it to the member). */
+  async subscriptionOwner(db: Executor, id: string): Promise<string | null> {
+    const [row] = await db.select({ userId: subscriptions.userId }).from(subscriptions).where(eq(subscriptions.id, id));
+    return row?.userId ?? null;
   },
 
   async liveSubscriptionOf(db: Executor, userId: string): Promise<SubscriptionRow | null> {
@@ -277,6 +323,38 @@ export const paymentRepository = {
     await db.update(subscriptions).set({ renewalLeaseUntil: null }).where(eq(subscriptions.id, id));
   },
 
+  /** Claims a mail by its key; false when it was claimed (sent) before. */
+  async claimMail(db: Executor, row: typeof mailsSent.$inferInsert): Promise<boolean> {
+    const rows = await db.insert(mailsSent).values(row).onConflictDoNothing().returning({ key: mailsSent.key });
+    return rows.length > 0;
+  },
+
+  async releaseMail(db: Executor, key: string): Promise<void> {
+    await db.delete(mailsSent).where(eq(mailsSent.key, key));
+  },
+
+  /**
+   * Active renewing subscriptions of a plan in months that renew between `from` and `to` and whose
+   * period has no reminder yet (its key as mails.ts makes it: `renewal_reminder:<id>:<renewsAt in ms>`).
+   */
+  subscriptionsToRemind: (db: Executor, from: Date, to: Date, limit: number) =>
+    db
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, 'active'),
+          isNotNull(subscriptions.periodMonths),
+          eq(subscriptions.cancelAtPeriodEnd, false),
+          isNotNull(subscriptions.email),
+          gte(subscriptions.renewsAt, from),
+          lte(subscriptions.renewsAt, to),
+          sql`not exists (select 1 from payment.mails_sent m where m.key = 'renewal_reminder:' || ${subscriptions.id} || ':' || (extract(epoch from ${subscriptions.renewsAt}) * 1000)::bigint)`,
+        ),
+      )
+      .orderBy(asc(subscriptions.renewsAt))
+      .limit(limit),
+
   async guestMerge(db: Executor, eventId: string): Promise<typeof guestMerges.$inferSelect | null> {
     const [row] = await db.select().from(guestMerges).where(eq(guestMerges.eventId, eventId));
     return row ?? null;
@@ -296,13 +374,13 @@ export const paymentRepository = {
       .update(orders)
       .set({ firstPurchaseOnly: false })
       .where(and(eq(orders.userId, fromUserId), eq(orders.firstPurchaseOnly, true), sql`exists (
-        select 1 from payment.orders own where own.user_id = ${toUserId} and own.first_purchase_only and own.status in ('succeeded', 'refunded'))`));
+        select 1 from payment.orders own where own.user_id = ${toUserId} and own.first_purchase_only and own.status in ('succeeded', 'partially_refunded', 'refunded'))`));
     const moved = await db
       .update(orders)
       .set({
         userId: toUserId,
         updatedAt: at,
-        unlockSyncedAt: sql`case when ${orders.status} in ('succeeded', 'refunded') then null else ${orders.unlockSyncedAt} end`,
+        unlockSyncedAt: sql`case when ${orders.status} in ('succeeded', 'partially_refunded', 'refunded') then null else ${orders.unlockSyncedAt} end`,
       })
       .where(eq(orders.userId, fromUserId))
       .returning({ id: orders.id });

@@ -8,9 +8,9 @@ import {
   parseInput,
   requiredText,
   requireUser,
-  WebhookSignatureError,
-  type PaymentSetup,
 } from '@cliffhanger/platform';
+import { WebhookSignatureError, type PaymentSetup } from './providers/index.ts';
+import { mailLanguageOf } from './mail-texts.ts';
 import type { PaymentService } from './service.ts';
 
 const orderBody = z.object({ planId: requiredText('Please choose a plan', 100) });
@@ -28,6 +28,7 @@ const idempotencyKey = z.object({
     .min(8, 'The Idempotency-Key must be 8 to 200 characters')
     .max(200, 'The Idempotency-Key must be 8 to 200 characters'),
 });
+const methodBody = z.object({ paymentToken: requiredText('Please enter your card details', 255) });
 const cancelQuery = z.object({ orderId: z.string().max(100).optional() });
 
 function keyOf(req: Request): string {
@@ -75,8 +76,14 @@ export function paymentRoutes(payments: PaymentService, options: PaymentRoutesOp
   router.post('/api/payment/pay', async (req, res) => {
     const userId = requireUser(req.context);
     const key = keyOf(req);
-    const input = parseInput(payBody, req.body);
+    const input = { ...parseInput(payBody, req.body), language: mailLanguageOf(req.get('accept-language')) };
     res.json(ok(await payments.pay(userId, input, { idempotencyKey: key, origin: originOf(req) })));
+  });
+
+  // After the page's 3-D Secure challenge (handleNextAction): the outcome now, not when the webhook comes.
+  router.post('/api/payment/complete', async (req, res) => {
+    const userId = requireUser(req.context);
+    res.json(ok(await payments.completePayment(userId, parseInput(orderIdBody, req.body).orderId)));
   });
 
   router.post('/api/payment/paypal', async (req, res) => {
@@ -92,6 +99,13 @@ export function paymentRoutes(payments: PaymentService, options: PaymentRoutesOp
 
   router.post('/api/payment/cancel', async (req, res) => {
     res.json(ok(await payments.cancelSubscription(requireUser(req.context))));
+  });
+
+  // A new card for a past-due subscription, charged at once; the token is single-use, so it keys the charge.
+  router.post('/api/payment/method', async (req, res) => {
+    const userId = requireUser(req.context);
+    const { paymentToken } = parseInput(methodBody, req.body);
+    res.json(ok(await payments.replaceCard(userId, paymentToken, originOf(req), mailLanguageOf(req.get('accept-language')))));
   });
 
   router.post('/api/payment/resume', async (req, res) => {

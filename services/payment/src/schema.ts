@@ -6,8 +6,10 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 export const planKinds = ['coins', 'vip'] as const;
 export type PlanKind = (typeof planKinds)[number];
-export const orderStatuses = ['created', 'succeeded', 'failed', 'canceled', 'refunded'] as const;
+export const orderStatuses = ['created', 'succeeded', 'failed', 'canceled', 'partially_refunded', 'refunded'] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
+export const mailLanguages = ['en', 'es', 'fy', 'dy', 'pt'] as const;
+export type MailLanguage = (typeof mailLanguages)[number];
 export const subscriptionStatuses = ['active', 'past_due', 'canceled', 'expired'] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 
@@ -20,10 +22,13 @@ export const plans = payment.table('plans', {
   coins: integer('coins'),
   bonusCoins: integer('bonus_coins'),
   periodDays: integer('period_days'),
+  periodMonths: integer('period_months'),
   firstPurchaseOnly: boolean('first_purchase_only').notNull(),
   active: boolean('active').notNull(),
   position: integer('position').notNull(),
   updatedAt: at('updated_at').notNull(),
+  /** Set once: no longer listed or sold, live subscriptions keep it (0006). */
+  retiredAt: at('retired_at'),
 });
 
 export const subscriptions = payment.table('subscriptions', {
@@ -34,6 +39,9 @@ export const subscriptions = payment.table('subscriptions', {
   priceAmount: integer('price_amount').notNull(),
   currency: text('currency').notNull(),
   periodDays: integer('period_days').notNull(),
+  periodMonths: integer('period_months'),
+  billingDay: integer('billing_day'),
+  language: text('language', { enum: mailLanguages }).notNull().default('en'),
   renewsAt: at('renews_at').notNull(),
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull(),
   customerId: text('customer_id'),
@@ -62,9 +70,16 @@ export const orders = payment.table('orders', {
   coins: integer('coins'),
   bonusCoins: integer('bonus_coins'),
   periodDays: integer('period_days'),
+  periodMonths: integer('period_months'),
   firstPurchaseOnly: boolean('first_purchase_only').notNull(),
+  language: text('language', { enum: mailLanguages }).notNull().default('en'),
   status: text('status', { enum: orderStatuses }).notNull(),
   paymentId: text('payment_id'),
+  /**
+   * A renewal's idempotency key at the provider, written before its off-session charge is asked and
+   * cleared when it failed: while set on a `created` order, money may have been taken under it (0009).
+   */
+  paymentKey: text('payment_key'),
   failureReason: text('failure_reason'),
   email: text('email'),
   subscriptionId: text('subscription_id'),
@@ -72,11 +87,18 @@ export const orders = payment.table('orders', {
   referrerToken: text('referrer_token'),
   fbclid: text('fbclid'),
   ttclid: text('ttclid'),
+  /** The landing URL's utm_* fields the order was placed with (0008). */
+  utmSource: text('utm_source'),
+  utmMedium: text('utm_medium'),
+  utmCampaign: text('utm_campaign'),
+  utmTerm: text('utm_term'),
+  utmContent: text('utm_content'),
   createdAt: at('created_at').notNull(),
   updatedAt: at('updated_at').notNull(),
   succeededAt: at('succeeded_at'),
   refundedAt: at('refunded_at'),
   refundReason: text('refund_reason'),
+  refundedAmount: integer('refunded_amount').notNull().default(0),
   unlockSyncedAt: at('unlock_synced_at'),
 });
 
@@ -111,4 +133,51 @@ export const guestMerges = payment.table('guest_merges', {
   endedSubscriptionId: text('ended_subscription_id'),
   addedSeconds: integer('added_seconds').notNull(),
   mergedAt: at('merged_at').notNull(),
+});
+
+export const mailsSent = payment.table('mails_sent', {
+  key: text('key').primaryKey(),
+  kind: text('kind', { enum: ['receipt', 'renewal_failed', 'renewal_reminder', 'refund'] }).notNull(),
+  userId: text('user_id').notNull(),
+  sentAt: at('sent_at').notNull(),
+});
+
+export const refundSources = ['operator', 'provider', 'dispute'] as const;
+export type RefundSource = (typeof refundSources)[number];
+
+export const refunds = payment.table('refunds', {
+  id: text('id').primaryKey(),
+  orderId: text('order_id').notNull(),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  source: text('source', { enum: refundSources }).notNull(),
+  reason: text('reason'),
+  status: text('status', { enum: ['pending', 'succeeded'] }).notNull(),
+  providerRefundId: text('provider_refund_id'),
+  paidCoins: integer('paid_coins').notNull(),
+  bonusCoins: integer('bonus_coins').notNull(),
+  coinsTaken: integer('coins_taken'),
+  unlocksRevoked: integer('unlocks_revoked'),
+  createdAt: at('created_at').notNull(),
+  succeededAt: at('succeeded_at'),
+  unlockSyncedAt: at('unlock_synced_at'),
+});
+
+export const disputeStatuses = ['open', 'won', 'lost'] as const;
+export type DisputeStatus = (typeof disputeStatuses)[number];
+
+export const disputes = payment.table('disputes', {
+  id: text('id').primaryKey(),
+  orderId: text('order_id').notNull(),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  reason: text('reason').notNull(),
+  status: text('status', { enum: disputeStatuses }).notNull(),
+  paidCoins: integer('paid_coins').notNull(),
+  bonusCoins: integer('bonus_coins').notNull(),
+  coinsTaken: integer('coins_taken'),
+  unlocksRevoked: integer('unlocks_revoked'),
+  openedAt: at('opened_at').notNull(),
+  closedAt: at('closed_at'),
+  unlockSyncedAt: at('unlock_synced_at'),
 });

@@ -1,12 +1,21 @@
-import { Conflict, Invalid, NotFound, type Page, type RequestContext, type SavedMethod } from '@cliffhanger/platform';
+import { Conflict, type Page, type RequestContext } from '@cliffhanger/platform';
+import type { SavedMethod } from './providers/index.ts';
+import { GRACE_DAYS_DEFAULT } from './billing.ts';
+import { createCardReplacement } from './card-replacement.ts';
 import { createCheckout, type PayInput, type PayOptions } from './checkout.ts';
 import { createGuestMerges } from './guest-merge.ts';
-import { paymentRepository as repo, type PlanChanges } from './repository.ts';
-import { createSettlement, type PaymentServiceDeps } from './settlement.ts';
+import { createOrdersAdmin } from './orders-admin.ts';
+import { createPlansAdmin } from './plans-admin.ts';
+import { createRefunds } from './refunds.ts';
+import { paymentRepository as repo } from './repository.ts';
+import type { PaymentServiceDeps } from './core.ts';
+import { createSettlement } from './settlement.ts';
 import { createSubscriptions } from './subscriptions.ts';
+import { createVipGrants } from './vip-grants.ts';
 import { adminPlanView, orderView, planView, subscriptionView, type AdminPlan, type Order, type PayResult, type Plan, type Subscription } from './views.ts';
 
-export type { PaymentServiceDeps } from './settlement.ts';
+export type { PaymentServiceDeps } from './core.ts';
+export type { NewPlan, PlanUpdate } from './plans-admin.ts';
 
 /** Orders left waiting on the provider this long (a lost webhook) are asked about directly. */
 const RECONCILE_AFTER_MS = 2 * 60_000;
@@ -15,25 +24,19 @@ export interface Payments extends Page<Order> {
   subscription: Subscription | null;
 }
 
-/** An operator's change to a plan: any of these fields, checked against the plan's kind. */
-export interface PlanUpdate {
-  title?: string;
-  priceAmount?: number;
-  coins?: number;
-  bonusCoins?: number;
-  periodDays?: number;
-  active?: boolean;
-  position?: number;
-}
-
 export function createPaymentService(deps: PaymentServiceDeps) {
-  const core = { ...deps, now: deps.now ?? (() => new Date()) };
+  const core = { ...deps, now: deps.now ?? (() => new Date()), graceDays: deps.graceDays ?? GRACE_DAYS_DEFAULT, publicUrl: deps.publicUrl ?? 'http://localhost:8080' };
   const { database, bus, logger, provider, now } = core;
   const db = database.db;
   const settlement = createSettlement(core);
   const checkout = createCheckout(core, settlement);
   const subscriptions = createSubscriptions(core, settlement);
   const merges = createGuestMerges(core, settlement);
+  const replaceCard = createCardReplacement(core, checkout, subscriptions);
+  const refunds = createRefunds(core, settlement);
+  const plansAdmin = createPlansAdmin(core);
+  const ordersAdmin = createOrdersAdmin(core);
+  const vipGrants = createVipGrants(core, settlement);
 
   return {
     /** The plans on sale; the first-purchase offer only to a caller who never paid (and to anonymous ones). */
@@ -45,6 +48,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
     createOrder: (context: RequestContext, userId: string, planId: string): Promise<Order> => checkout.createOrder(context, userId, planId),
     pay: (userId: string, input: PayInput, options: PayOptions): Promise<PayResult> => checkout.pay(userId, input, options),
+    /** `POST /api/payment/complete`: a payment after the page's 3-D Secure challenge, settled now (checkout.ts). */
+    completePayment: (userId: string, orderId: string): Promise<PayResult> => checkout.complete(userId, orderId),
     startRedirect: checkout.startRedirect,
     cancelRedirect: checkout.cancelRedirect,
 
@@ -61,6 +66,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     cancelSubscription: subscriptions.cancel,
     resumeSubscription: subscriptions.resume,
     renewDueSubscriptions: subscriptions.renewDueSubscriptions,
+    renewEarly: subscriptions.renewEarly,
+    /** `POST /api/payment/method`: a new card for a past-due subscription, charged at once (card-replacement.ts). */
+    replaceCard,
+    sendDueReminders: settlement.mails.sendDueReminders,
+    /** The buyer's note of a refund (`order.refunded`), once per refund. */
+    async mailRefund(orderId: string, refundId: string, amount: { amount: number; currency: string }): Promise<void> {
+      const order = await repo.orderById(db, orderId);
+      if (order) await settlement.mails.refund(order, refundId, amount);
+    },
     settleOrder: (orderId: string, paymentId: string, savedMethod: SavedMethod | null): Promise<boolean> => settlement.settleOrder(orderId, paymentId, savedMethod),
 
     /** `user.logged_in` with a guest: its orders and subscriptions to the member, in the consumer's transaction (guest-merge.ts). */
@@ -75,60 +89,39 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const event = provider.parseWebhook(rawBody, signature);
       if (!event) return;
       const at = now();
-      const settled = await database.transaction(async (tx) => {
-        if (!(await repo.markWebhookProcessed(tx, event.id, event.type, event.orderId, at))) return null;
-        if (event.type === 'payment.succeeded') return settlement.settleInTx(tx, event.orderId, event.paymentId, event.savedMethod ?? null, at);
-        const reason = event.reason ?? 'card_declined';
-        const failed = await repo.failPendingPayment(tx, event.orderId, event.paymentId, reason, at);
-        if (failed) await settlement.paymentFailedEvent(tx, failed, reason);
-        return null;
+      const orderId = 'orderId' in event ? event.orderId : null;
+      const outcome = await database.transaction(async (tx) => {
+        if (!(await repo.markWebhookProcessed(tx, event.id, event.type, orderId, at))) return null;
+        switch (event.type) {
+          case 'payment.succeeded':
+            return { settled: await settlement.settleInTx(tx, event.orderId, event.paymentId, event.savedMethod, at) };
+          case 'payment.failed': {
+            const failed = await repo.failPendingPayment(tx, event.orderId, event.paymentId, event.reason, at);
+            if (failed) await settlement.paymentFailedEvent(tx, failed, event.reason);
+            return null;
+          }
+          case 'payment.refunded':
+            return { changed: await refunds.providerRefundedInTx(tx, event, at), disputeId: null };
+          default:
+            return { changed: await refunds.disputeInTx(tx, event, at), disputeId: event.disputeId };
+        }
       });
       bus.nudge();
-      if (settled) await settlement.afterSettled(settled);
+      if (outcome && 'settled' in outcome && outcome.settled) await settlement.afterSettled(outcome.settled);
+      if (outcome && 'changed' in outcome && outcome.changed) await refunds.afterProviderChange(outcome.changed, outcome.disputeId);
     },
 
-    /** Refunds a paid order (the money goes back outside this port): its coins clawed back, the VIP it bought ended. */
-    async refundOrder(orderId: string, reason: string | null): Promise<Order> {
-      const at = now();
-      const { order, fresh } = await database.transaction(async (tx) => {
-        const current = await repo.orderById(tx, orderId);
-        if (!current) throw new NotFound('No such order');
-        if (current.status === 'refunded') return { order: current, fresh: false };
-        if (current.status !== 'succeeded') throw new Conflict('Only a paid order can be refunded');
-        const refunded = await repo.moveOrder(tx, orderId, ['succeeded'], { status: 'refunded', refundedAt: at, refundReason: reason, updatedAt: at, unlockSyncedAt: null });
-        if (!refunded) throw new Conflict('This order changed meanwhile: try again');
-        if (refunded.kind === 'vip' && refunded.subscriptionId) {
-          await repo.lockSubscriptionsOf(tx, refunded.userId);
-          const ended = await repo.changeLiveSubscription(tx, refunded.subscriptionId, {}, { status: 'canceled', endedAt: at, nextRetryAt: null, updatedAt: at });
-          if (ended) await settlement.subscriptionEvent(tx, 'subscription.canceled', ended);
-        }
-        return { order: refunded, fresh: true };
-      });
-      if (fresh) {
-        bus.nudge();
-        await settlement.syncOrder(orderId).catch((error: unknown) => logger.error({ err: error, orderId }, 'refund not applied by the unlock service yet; the sweep retries'));
-      }
-      return orderView(order);
-    },
+    /** An operator's refund through the provider, whole or in part, and what it reversed (refunds.ts). */
+    refundOrder: refunds.refundOrder,
 
     adminPlans: async (): Promise<AdminPlan[]> => (await repo.plans(db, { activeOnly: false })).map(adminPlanView),
 
-    /** Changes a plan at once for new orders; orders already placed keep the terms they copied. */
-    async updatePlan(id: string, update: PlanUpdate): Promise<AdminPlan> {
-      const plan = await repo.planById(db, id);
-      if (!plan) throw new NotFound('No such plan');
-      const wrongKind: Record<string, string> = {};
-      if (plan.kind === 'vip') {
-        if (update.coins !== undefined) wrongKind.coins = 'A VIP plan has no coins';
-        if (update.bonusCoins !== undefined) wrongKind.bonusCoins = 'A VIP plan has no bonus coins';
-      } else {
-        if (update.periodDays !== undefined) wrongKind.periodDays = 'A coin pack has no period';
-        if (update.coins === 0) wrongKind.coins = 'A coin pack needs at least 1 coin';
-      }
-      if (Object.keys(wrongKind).length) throw new Invalid(wrongKind);
-      const changes: PlanChanges = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
-      return adminPlanView((await repo.updatePlan(db, id, changes, now()))!);
-    },
+    /** Plans as operators create, change and retire them (plans-admin.ts). */
+    ...plansAdmin,
+    /** The operators' order search (orders-admin.ts). */
+    findOrders: ordersAdmin.findOrders,
+    /** VIP days an operator grants with a reason, audited (vip-grants.ts). */
+    grantVipDays: vipGrants.grantVipDays,
 
     /**
      * The work of every minute: renewals due, orders left waiting on the provider (a lost webhook),
@@ -136,6 +129,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      */
     async runDueWork(at: Date = now()): Promise<void> {
       await subscriptions.renewDueSubscriptions(at);
+      await subscriptions.settleOpenCharges(at);
+      await settlement.mails.sendDueReminders(at).catch((error: unknown) => logger.error({ err: error }, 'renewal reminders not sent; tried again on the next run'));
       for (const order of await repo.waitingOrders(db, new Date(at.getTime() - RECONCILE_AFTER_MS), 50)) {
         try {
           const payment = await provider.retrieve(order.paymentId!);
@@ -153,6 +148,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         }
       }
       await settlement.syncPendingOrders(at);
+      await refunds.runDueWork(at);
     },
   };
 }

@@ -1,48 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
-import {
-  appendEvent,
-  type Database,
-  type EventBus,
-  type EventType,
-  type Executor,
-  type Logger,
-  type Mailer,
-  type Metrics,
-  type PaymentProvider,
-  type SavedMethod,
-} from '@cliffhanger/platform';
-import type { UnlockLedger } from './ports.ts';
+import { appendEvent, type EventType, type Executor, type Metrics } from '@cliffhanger/platform';
+import type { SavedMethod } from './providers/index.ts';
+import { accessUntil, periodEnd } from './billing.ts';
+import type { Core, Settled } from './core.ts';
+import { createPaymentMails } from './mails.ts';
+import { refundRepository as refundRepo } from './refund-repository.ts';
 import { paymentRepository as repo, type OrderRow, type PlanRow, type SubscriptionRow } from './repository.ts';
 import type { OrderStatus } from './schema.ts';
-import { contextOf, formatMoney, OFFER_PAID_BEFORE } from './views.ts';
-
-export const DAY_MS = 86_400_000;
-export const addDays = (date: Date, days: number) => new Date(date.getTime() + days * DAY_MS);
-
-export interface PaymentServiceDeps {
-  database: Database;
-  bus: EventBus;
-  logger: Logger;
-  mailer: Mailer;
-  provider: PaymentProvider;
-  unlock: UnlockLedger;
-  /** Where `payments_total` and `payments_amount_minor_total` are counted, when the process serves /metrics. */
-  metrics?: Metrics;
-  /** The clock: tests move it through a year of renewals. */
-  now?: () => Date;
-}
-
-/** The deps with the clock settled: what every part of the service shares. */
-export type Core = Omit<PaymentServiceDeps, 'now'> & { now: () => Date };
-
-/** What a settlement changed, for the work after its commit. */
-export interface Settled {
-  order: OrderRow;
-  subscription: SubscriptionRow | null;
-  /** A first-purchase offer its buyer had paid before: settled at the regular rate instead. */
-  atRegularRate: boolean;
-}
+import { contextOf } from './views.ts';
 
 export type SubscriptionEvent = Extract<EventType, `subscription.${string}`>;
 
@@ -69,6 +35,7 @@ function coinsAtRegularRate(order: Pick<OrderRow, 'priceAmount' | 'currency'>, p
 export function createSettlement(core: Core) {
   const { database, bus, logger, mailer, unlock, now } = core;
   const counted = core.metrics && paymentMetrics(core.metrics);
+  const mails = createPaymentMails(core);
 
   async function subscriptionEvent(tx: Executor, type: SubscriptionEvent, sub: SubscriptionRow): Promise<void> {
     const data = { subscriptionId: sub.id, planId: sub.planId, renewsAt: sub.renewsAt.toISOString(), cancelAtPeriodEnd: sub.cancelAtPeriodEnd };
@@ -80,14 +47,26 @@ export function createSettlement(core: Core) {
     counted?.payments.inc({ outcome: 'failed', kind: order.kind });
   }
 
-  /** Starts, extends or renews the subscription a paid VIP order pays for. */
+  /**
+   * Starts, extends or renews the subscription a paid VIP order pays for. A period starts when the
+   * one before ends, or at the payment when that is later: a renewal that passed on a retry (past due)
+   * starts at the payment and on its day of the month, never in the past.
+   */
   async function applyVipOrder(tx: Executor, order: OrderRow, savedMethod: SavedMethod | null, at: Date): Promise<SubscriptionRow> {
     await repo.lockSubscriptionsOf(tx, order.userId);
-    const periodDays = order.periodDays!;
-    if (order.subscriptionId && order.periodStart) {
+    const term = { periodDays: order.periodDays!, periodMonths: order.periodMonths };
+    const method = savedMethod ? { customerId: savedMethod.customerId, paymentMethodId: savedMethod.paymentMethodId } : {};
+    const current = await repo.liveSubscriptionOf(tx, order.userId);
+    if (order.subscriptionId && order.periodStart && current?.id === order.subscriptionId && current.renewsAt.getTime() === order.periodStart.getTime()) {
+      const startsAtPayment = current.status === 'past_due' && order.periodStart < at;
+      const from = startsAtPayment ? at : order.periodStart;
+      const billingDay = startsAtPayment && term.periodMonths ? at.getUTCDate() : current.billingDay;
       const renewed = await repo.changeLiveSubscription(tx, order.subscriptionId, { renewsAt: order.periodStart }, {
+        ...method,
         status: 'active',
-        renewsAt: addDays(order.periodStart, periodDays),
+        renewsAt: periodEnd(from, term, billingDay),
+        billingDay,
+        language: order.language,
         retryCount: 0,
         firstFailedAt: null,
         nextRetryAt: null,
@@ -98,23 +77,26 @@ export function createSettlement(core: Core) {
         await subscriptionEvent(tx, 'subscription.renewed', renewed);
         return renewed;
       }
-      // The renewal settled after its subscription moved on (ended, or bought again): the money is
-      // taken, so it buys a period as a purchase does.
     }
-    const method = savedMethod ? { customerId: savedMethod.customerId, paymentMethodId: savedMethod.paymentMethodId } : {};
-    const terms = { planId: order.planId, priceAmount: order.priceAmount, currency: order.currency, periodDays };
-    const current = await repo.liveSubscriptionOf(tx, order.userId);
+    // The renewal settled after its subscription moved on (ended, or bought again): the money is
+    // taken, so it buys a period as a purchase does.
+    const terms = { planId: order.planId, priceAmount: order.priceAmount, currency: order.currency, periodDays: term.periodDays, periodMonths: term.periodMonths };
     let sub: SubscriptionRow;
     if (current) {
       // Bought while subscribed: the new period follows what is left of the current one, and renews
       // if a card is kept for it (this payment's or the one before).
-      const from = current.renewsAt > at ? current.renewsAt : at;
+      const follows = current.renewsAt > at;
+      const from = follows ? current.renewsAt : at;
+      // A plan in months keeps the day a monthly one already renews on; any other starts on its first day.
+      const billingDay = !term.periodMonths ? null : follows && current.periodMonths && current.billingDay ? current.billingDay : from.getUTCDate();
       const renewable = Boolean(savedMethod || (current.customerId && current.paymentMethodId));
       sub = (await repo.changeLiveSubscription(tx, current.id, {}, {
         ...terms,
         ...method,
         status: 'active',
-        renewsAt: addDays(from, periodDays),
+        renewsAt: periodEnd(from, term, billingDay),
+        billingDay,
+        language: order.language,
         cancelAtPeriodEnd: !renewable,
         email: order.email ?? current.email,
         retryCount: 0,
@@ -130,7 +112,9 @@ export function createSettlement(core: Core) {
         userId: order.userId,
         ...terms,
         status: 'active',
-        renewsAt: addDays(at, periodDays),
+        renewsAt: periodEnd(at, term, at.getUTCDate()),
+        billingDay: term.periodMonths ? at.getUTCDate() : null,
+        language: order.language,
         cancelAtPeriodEnd: !savedMethod,
         customerId: savedMethod?.customerId ?? null,
         paymentMethodId: savedMethod?.paymentMethodId ?? null,
@@ -186,45 +170,26 @@ export function createSettlement(core: Core) {
 
   /** VIP in the unlock service as the user's live subscription has it now; none ends it. */
   async function syncVip(userId: string): Promise<void> {
-    const live = await repo.liveSubscriptionOf(database.db, userId);
-    await unlock.applyVip(userId, live ? { planId: live.planId, activeUntil: live.renewsAt, cancelAtPeriodEnd: live.cancelAtPeriodEnd } : null);
+    const subscription = await repo.liveSubscriptionOf(database.db, userId);
+    // An open dispute over a payment of it suspends access until it closes (refunds.ts).
+    const live = subscription && !(await refundRepo.subscriptionDisputed(database.db, subscription.id)) ? subscription : null;
+    await unlock.applyVip(userId, live ? { planId: live.planId, activeUntil: accessUntil(live, core.graceDays), cancelAtPeriodEnd: live.cancelAtPeriodEnd } : null);
   }
 
   /**
-   * Tells the unlock service what a paid or refunded order means: coins credited or clawed back,
-   * VIP applied or ended. Idempotent; marked done only if the order did not change meanwhile (a
+   * Tells the unlock service what a paid or refunded order means: coins credited (each refund then
+   * takes its share back, refunds.ts), VIP applied or ended. Idempotent; marked done only if the order did not change meanwhile (a
    * refund landing during a credit is then applied too).
    */
   async function syncOrder(orderId: string): Promise<void> {
     for (let round = 0; round < 3; round++) {
       const order = await repo.orderById(database.db, orderId);
-      if (!order || order.unlockSyncedAt || (order.status !== 'succeeded' && order.status !== 'refunded')) return;
+      if (!order || order.unlockSyncedAt || !['succeeded', 'partially_refunded', 'refunded'].includes(order.status)) return;
       const context = contextOf(order, `order:${order.id}`);
       if (order.kind === 'vip') await syncVip(order.userId);
-      else if (order.status === 'succeeded')
-        await unlock.creditOrder(context, { orderId: order.id, userId: order.userId, coins: order.coins ?? 0, bonusCoins: order.bonusCoins ?? 0 });
-      else await unlock.refundOrder(context, order.id);
+      else await unlock.creditOrder(context, { orderId: order.id, userId: order.userId, coins: order.coins ?? 0, bonusCoins: order.bonusCoins ?? 0 });
       if (await repo.markSynced(database.db, order.id, order.status, order.userId, now())) return;
     }
-  }
-
-  async function sendReceipt({ order, subscription, atRegularRate }: Settled): Promise<void> {
-    if (!order.email) return;
-    const renews = subscription && !subscription.cancelAtPeriodEnd;
-    const bought =
-      order.kind === 'coins'
-        ? `Coins: ${order.coins}${order.bonusCoins ? ` + ${order.bonusCoins} bonus coins` : ''}`
-        : `VIP until: ${(subscription?.renewsAt ?? order.succeededAt!).toUTCString()}, ${renews ? 'then renewing automatically' : 'then it ends (it does not renew automatically)'}`;
-    const text = [
-      'Thank you for your purchase at Cliffhanger.',
-      '',
-      `${order.title}: ${formatMoney({ amount: order.priceAmount, currency: order.currency })}`,
-      bought,
-      ...(atRegularRate ? [OFFER_PAID_BEFORE] : []),
-      `Order: ${order.id}`,
-      `Paid: ${order.succeededAt!.toUTCString()}`,
-    ].join('\n');
-    await mailer.send({ to: order.email, subject: `Your Cliffhanger receipt: ${order.title}`, text });
   }
 
   /** After a settlement's commit: the unlock service, then the receipt. Neither undoes the payment when it fails. */
@@ -234,15 +199,17 @@ export function createSettlement(core: Core) {
     counted?.payments.inc({ outcome: 'succeeded', kind: settled.order.kind });
     counted?.amount.inc({ currency: settled.order.currency }, settled.order.priceAmount);
     await syncOrder(orderId).catch((error: unknown) => logger.error({ err: error, orderId }, 'unlock service not told of a paid order; the sweep retries'));
-    await sendReceipt(settled).catch((error: unknown) => logger.error({ err: error, orderId }, 'receipt not sent'));
+    await mails.receipt(settled).catch((error: unknown) => logger.error({ err: error, orderId }, 'receipt not sent'));
   }
 
   return {
+    mails,
     subscriptionEvent,
     paymentFailedEvent,
     settleInTx,
     afterSettled,
     syncOrder,
+    syncVip,
     async syncVipQuietly(userId: string): Promise<void> {
       await syncVip(userId).catch((error: unknown) => logger.error({ err: error, userId }, 'unlock service not told of a VIP change'));
     },

@@ -1,21 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { appendEvent, Conflict, NotFound, type ChargeResult } from '@cliffhanger/platform';
+import { appendEvent, Conflict, NotFound } from '@cliffhanger/platform';
+import type { ChargeResult } from './providers/index.ts';
 import { paymentRepository as repo, type OrderRow, type SubscriptionRow } from './repository.ts';
-import { addDays, type Core, type Settlement } from './settlement.ts';
+import { nextRetryAt } from './billing.ts';
+import type { Core } from './core.ts';
+import type { Settlement } from './settlement.ts';
 import { contextOf, subscriptionView, type Subscription } from './views.ts';
 
-/** Days after the first failed renewal on which it is tried again (Stripe's Smart Retries, simplified). */
-export const RETRY_DAYS = [1, 3, 5, 7];
 /** How long one process may hold a renewal before another may take it over (it died mid-charge). */
-const RENEWAL_LEASE_MS = 5 * 60_000;
+export const RENEWAL_LEASE_MS = 5 * 60_000;
 
 export type RenewalOutcome = 'renewed' | 'past_due' | 'expired' | 'pending' | 'skipped';
 
 /**
  * VIP subscriptions after they start: cancel at period end, resume, and the renewals. A renewal
- * charges the saved card under a key made of the subscription, its period and the attempt, so two
- * processes renewing the same subscription (the lease keeps them apart; a dead holder's lease
- * lapses) still charge it once. Each period is one order; its retries charge that order again.
+ * charges the saved card under a key made of the subscription, its period and the attempt, written on
+ * the period's order before the provider is asked: two processes renewing the same subscription (the
+ * lease keeps them apart; a dead holder's lease lapses) still charge it once, and a process that died
+ * after the charge is followed by one asking again with the recorded key, even after `renews_at`
+ * moved. Each period is one order; its retries charge that order again.
  */
 export function createSubscriptions(core: Core, settlement: Settlement) {
   const { database, bus, logger, provider, now } = core;
@@ -40,16 +43,22 @@ export function createSubscriptions(core: Core, settlement: Settlement) {
     if (existing) return existing;
     const plan = await repo.planById(db, sub.planId);
     const inserted = await database.transaction(async (tx) => {
+      // Under the subscription lock a guest merge holds while it moves subscriptions and orders: the
+      // order is its subscription's owner's as the merge left it, or the merge moves it with the rest;
+      // a guest's order for the member's period would settle as another VIP of nobody's.
+      await repo.lockSubscriptionsOf(tx, sub.userId);
       const row = await repo.insertRenewalOrder(tx, {
         id: randomUUID(),
-        userId: sub.userId,
+        userId: (await repo.subscriptionOwner(tx, sub.id)) ?? sub.userId,
         planId: sub.planId,
         kind: 'vip',
         title: plan?.title ?? sub.planId,
         priceAmount: sub.priceAmount,
         currency: sub.currency,
         periodDays: sub.periodDays,
+        periodMonths: sub.periodMonths,
         firstPurchaseOnly: false,
+        language: sub.language,
         status: 'created',
         email: sub.email,
         subscriptionId: sub.id,
@@ -69,28 +78,65 @@ export function createSubscriptions(core: Core, settlement: Settlement) {
     return inserted ?? (await repo.renewalOrder(db, sub.id, sub.renewsAt))!;
   }
 
-  /** A declined renewal: past due with the next retry planned, or expired after a hard decline or the last retry. */
+  /**
+   * A declined renewal: past due with the next try planned (VIP kept through the grace period, the
+   * buyer mailed once a period), or expired after a hard decline or the last try.
+   */
   async function recordRenewalFailure(sub: SubscriptionRow, order: OrderRow, charge: Extract<ChargeResult, { status: 'failed' }>, at: Date): Promise<RenewalOutcome> {
     const attempt = sub.retryCount;
-    const expire = charge.hardDecline || attempt >= RETRY_DAYS.length;
     const firstFailedAt = sub.firstFailedAt ?? at;
-    const changes = expire
-      ? { status: 'expired' as const, endedAt: at, retryCount: attempt + 1, nextRetryAt: null, renewalLeaseUntil: null, updatedAt: at }
-      : { status: 'past_due' as const, retryCount: attempt + 1, firstFailedAt, nextRetryAt: addDays(firstFailedAt, RETRY_DAYS[attempt]!), renewalLeaseUntil: null, updatedAt: at };
+    const retryAt = charge.hardDecline ? null : nextRetryAt(firstFailedAt, attempt + 1);
+    const changes = retryAt
+      ? { status: 'past_due' as const, retryCount: attempt + 1, firstFailedAt, nextRetryAt: retryAt, renewalLeaseUntil: null, updatedAt: at }
+      : { status: 'expired' as const, endedAt: at, retryCount: attempt + 1, nextRetryAt: null, renewalLeaseUntil: null, updatedAt: at };
     const moved = await database.transaction(async (tx) => {
       // Guarded by the attempt: a second process that charged the same attempt records nothing.
       const row = await repo.changeLiveSubscription(tx, sub.id, { renewsAt: sub.renewsAt, retryCount: attempt }, changes);
       if (!row) return null;
-      const failed = await repo.moveOrder(tx, order.id, ['created', 'failed'], { status: 'failed', paymentId: charge.paymentId, failureReason: charge.reason, updatedAt: at });
+      // The key is cleared with the outcome known: the next attempt is a new charge under its own key.
+      const failed = await repo.moveOrder(tx, order.id, ['created', 'failed'], {
+        status: 'failed',
+        paymentId: charge.paymentId,
+        paymentKey: null,
+        failureReason: charge.reason,
+        updatedAt: at,
+      });
       if (failed) await settlement.paymentFailedEvent(tx, failed, charge.reason);
-      if (expire) await settlement.subscriptionEvent(tx, 'subscription.expired', row);
+      if (!retryAt) await settlement.subscriptionEvent(tx, 'subscription.expired', row);
       else if (attempt === 0) await settlement.subscriptionEvent(tx, 'subscription.past_due', row);
       return row;
     });
     if (!moved) return 'skipped';
     bus.nudge();
-    if (expire) await settlement.syncVipQuietly(sub.userId);
-    return expire ? 'expired' : 'past_due';
+    // Past due keeps VIP through the grace period; expired ends it.
+    if (!retryAt || attempt === 0) await settlement.syncVipQuietly(sub.userId);
+    if (retryAt) await settlement.mails.renewalFailed(moved, order).catch((error: unknown) => logger.error({ err: error, subscriptionId: sub.id }, 'renewal notice not sent'));
+    return retryAt ? 'past_due' : 'expired';
+  }
+
+  /**
+   * An attempt at the period's order that is still open: the buyer's own card in 3-D Secure (a card
+   * replaced by them), or an off-session charge processing. Charging the saved card meanwhile could
+   * take the money twice, so the renewal waits for it; one that passed settles now.
+   */
+  async function openAttempt(order: OrderRow): Promise<'settled' | 'waiting' | null> {
+    if (order.status !== 'created' || !order.paymentId) return null;
+    const earlier = await provider.retrieve(order.paymentId).catch(() => null);
+    if (earlier?.status === 'succeeded') {
+      await settlement.settleOrder(order.id, earlier.paymentId, earlier.savedMethod);
+      return 'settled';
+    }
+    return earlier?.status === 'requires_action' || earlier?.status === 'processing' ? 'waiting' : null;
+  }
+
+  /**
+   * The order a renewal charges: one whose charge was asked and never answered (the process died
+   * after the provider maybe took the money, and `renews_at` may have moved since: asked again with
+   * its recorded key, the provider answers that payment instead of taking the money twice), else the
+   * period's.
+   */
+  async function orderToCharge(sub: SubscriptionRow, at: Date): Promise<OrderRow> {
+    return (await repo.openRenewalCharge(db, sub.id)) ?? (await renewalOrderOf(sub, at));
   }
 
   /** One due subscription: ends it, or charges its saved card for the next period. */
@@ -101,16 +147,36 @@ export function createSubscriptions(core: Core, settlement: Settlement) {
     }
     if (!(await repo.leaseRenewal(db, sub, at, new Date(at.getTime() + RENEWAL_LEASE_MS)))) return 'skipped';
     try {
-      const order = await renewalOrderOf(sub, at);
+      const order = await orderToCharge(sub, at);
+      const open = await openAttempt(order);
+      if (open) {
+        await repo.releaseRenewal(db, sub.id);
+        return open === 'settled' ? 'renewed' : 'pending';
+      }
       const attempt = sub.retryCount;
+      // The key is on the order before the provider hears of it: a charge asked before a crash is asked
+      // again with its own key, never with one made of a `renews_at` that moved since.
+      const idempotencyKey =
+        order.status === 'created' && order.paymentKey ? order.paymentKey : `renew:${sub.id}:${sub.renewsAt.toISOString()}${attempt ? `:retry-${attempt}` : ''}`;
+      if (idempotencyKey !== order.paymentKey || order.status !== 'created') {
+        const keyed = await repo.moveOrder(db, order.id, ['created', 'failed'], { status: 'created', paymentKey: idempotencyKey, failureReason: null, updatedAt: at });
+        if (!keyed) {
+          // Settled meanwhile (a webhook, the buyer's new card): nothing to charge.
+          await repo.releaseRenewal(db, sub.id);
+          return 'skipped';
+        }
+      }
       const charge = await provider.chargeSaved({
         orderId: order.id,
         amount: { amount: order.priceAmount, currency: order.currency },
         savedMethod: { customerId: sub.customerId, paymentMethodId: sub.paymentMethodId },
-        idempotencyKey: `renew:${sub.id}:${sub.renewsAt.toISOString()}${attempt ? `:retry-${attempt}` : ''}`,
+        idempotencyKey,
       });
       if (charge.status === 'succeeded') {
         await settlement.settleOrder(order.id, charge.paymentId, null);
+        // A renewal of the period clears the lease as it settles; an order of an earlier renews_at
+        // settles as a purchase, which leaves it.
+        await repo.releaseRenewal(db, sub.id);
         return 'renewed';
       }
       if (charge.status === 'failed') return await recordRenewalFailure(sub, order, charge, at);
@@ -124,8 +190,46 @@ export function createSubscriptions(core: Core, settlement: Settlement) {
     }
   }
 
+  /**
+   * Renewal charges asked and never answered (the process died after asking): asked again with the
+   * recorded key once the dead process's lease lapsed, so money the provider took settles its order
+   * now (a period for the user, as a late renewal does) and a decline fails it, even when the
+   * subscription is not due for days (past due, or renews_at moved by a guest merge) or ended meanwhile
+   * (the VIP a guest merge ended). A live subscription's renewal lease is held meanwhile.
+   */
+  async function settleOpenCharges(at: Date): Promise<void> {
+    for (const { order, subscription: sub } of await repo.openRenewalCharges(db, new Date(at.getTime() - RENEWAL_LEASE_MS), 50)) {
+      const live = sub.status === 'active' || sub.status === 'past_due';
+      if (live && !(await repo.leaseRenewal(db, sub, at, new Date(at.getTime() + RENEWAL_LEASE_MS)))) continue;
+      try {
+        if (await openAttempt(order)) continue;
+        if (!sub.customerId || !sub.paymentMethodId) continue;
+        const charge = await provider.chargeSaved({
+          orderId: order.id,
+          amount: { amount: order.priceAmount, currency: order.currency },
+          savedMethod: { customerId: sub.customerId, paymentMethodId: sub.paymentMethodId },
+          idempotencyKey: order.paymentKey!,
+        });
+        if (charge.status === 'succeeded') await settlement.settleOrder(order.id, charge.paymentId, null);
+        else if (charge.status === 'failed') {
+          // The attempt's failure: a past-due subscription's next try asks under the same key and records it.
+          await database.transaction(async (tx) => {
+            const failed = await repo.moveOrder(tx, order.id, ['created'], { status: 'failed', paymentId: charge.paymentId, paymentKey: null, failureReason: charge.reason, updatedAt: at });
+            if (failed) await settlement.paymentFailedEvent(tx, failed, charge.reason);
+          });
+        } else await repo.setOrderFields(db, order.id, { paymentId: charge.paymentId, updatedAt: at });
+      } catch (error) {
+        logger.warn({ err: error, orderId: order.id }, 'unanswered renewal charge not settled; tried again on the next run');
+      } finally {
+        if (live) await repo.releaseRenewal(db, sub.id);
+      }
+    }
+  }
+
   return {
     endSubscription,
+    renewalOrderOf,
+    settleOpenCharges,
 
     async cancel(userId: string): Promise<Subscription> {
       const at = now();
@@ -164,6 +268,19 @@ export function createSubscriptions(core: Core, settlement: Settlement) {
     },
 
     /**
+     * The sandbox's test hook (`POST /api/admin/subscriptions/renew`): one user's live subscription is
+     * renewed, or retried, now as the minute's run would when its date comes, so a browser test can see
+     * a renewal without waiting a period. The run's time is that date, never earlier than now.
+     */
+    async renewEarly(userId: string): Promise<{ outcome: RenewalOutcome; subscription: Subscription }> {
+      const live = await repo.liveSubscriptionOf(db, userId);
+      if (!live) throw new NotFound('This user has no subscription');
+      const due = live.status === 'past_due' && live.nextRetryAt ? live.nextRetryAt : live.renewsAt;
+      const outcome = await renewOne(live, new Date(Math.max(due.getTime(), now().getTime())));
+      return { outcome, subscription: subscriptionView((await repo.latestSubscriptionOf(db, userId))!) };
+    },
+
+    /**
      * Renews, retries or ends every subscription due at `at`, each at most once per call (a clock
      * far ahead catches up one period per run). Answers how many ended each way.
      */
@@ -185,3 +302,5 @@ export function createSubscriptions(core: Core, settlement: Settlement) {
     },
   };
 }
+
+export type Subscriptions = ReturnType<typeof createSubscriptions>;

@@ -1,4 +1,4 @@
-import type { RequestContext } from '@cliffhanger/platform';
+import { utmOf, type RequestContext, type UtmKey } from '@cliffhanger/platform';
 import type { OrderRow, PlanRow, SubscriptionRow } from './repository.ts';
 import type { OrderStatus, PlanKind, SubscriptionStatus } from './schema.ts';
 
@@ -25,6 +25,9 @@ export interface Plan {
 export interface AdminPlan extends Plan {
   active: boolean;
   position: number;
+  periodMonths?: number;
+  /** When it was retired: no longer listed or sold; live subscriptions keep it. */
+  retiredAt: string | null;
 }
 
 export interface Order {
@@ -42,11 +45,20 @@ export interface Subscription {
   cancelAtPeriodEnd: boolean;
 }
 
+/** The answer of `POST /api/payment/method`: the subscription after the new card's charge, and how that charge went. */
+export interface CardReplaced extends Subscription {
+  /** `orderId` is the period's renewal order, which `POST /api/payment/complete` finishes after a 3-D Secure challenge. */
+  payment: { orderId: string; status: PayResult['status']; message?: string; clientSecret?: string; actionUrl?: string };
+}
+
 /** The answer of a pay call, kept for its replays. */
 export interface PayResult {
   orderId: string;
   status: 'succeeded' | 'requires_action' | 'failed';
   message?: string;
+  /** With `requires_action`: for the page's `handleNextAction({ clientSecret })`, the 3-D Secure challenge in place. */
+  clientSecret?: string;
+  /** With `requires_action`: the same challenge as a page to leave for, when the provider has one. */
   actionUrl?: string;
 }
 
@@ -61,7 +73,13 @@ export function planView(row: PlanRow): Plan {
   };
 }
 
-export const adminPlanView = (row: PlanRow): AdminPlan => ({ ...planView(row), active: row.active, position: row.position });
+export const adminPlanView = (row: PlanRow): AdminPlan => ({
+  ...planView(row),
+  active: row.active,
+  position: row.position,
+  ...(row.periodMonths ? { periodMonths: row.periodMonths } : {}),
+  retiredAt: row.retiredAt?.toISOString() ?? null,
+});
 
 export const orderView = (row: OrderRow): Order => ({
   id: row.id,
@@ -79,10 +97,13 @@ export const subscriptionView = (row: SubscriptionRow): Subscription => ({
 });
 
 /** The context later events and calls about an order or subscription carry: the attribution of the request that created it. */
-export const contextOf = (row: Pick<OrderRow, 'userId' | 'referrerToken' | 'fbclid' | 'ttclid'>, requestId: string): RequestContext => ({
+export const contextOf = (
+  row: Pick<OrderRow, 'userId' | 'referrerToken' | 'fbclid' | 'ttclid'> & Partial<Pick<OrderRow, UtmKey>>,
+  requestId: string,
+): RequestContext => ({
   requestId,
   userId: row.userId,
-  attribution: { referrerToken: row.referrerToken, fbclid: row.fbclid, ttclid: row.ttclid },
+  attribution: { referrerToken: row.referrerToken, fbclid: row.fbclid, ttclid: row.ttclid, ...utmOf(row) },
 });
 
 const declineMessages: Record<string, string> = {
@@ -100,19 +121,6 @@ const declineMessages: Record<string, string> = {
   test_mode_live_card: 'Your card was declined: this is a test site, use a test card.',
 };
 
-/** The receipt's word on an offer order settled at the regular rate (its buyer had paid the offer before). */
-export const OFFER_PAID_BEFORE = 'The first purchase offer was used already: this payment bought coins at the regular rate.';
-
 /** A decline's stable reason as the buyer reads it. */
 export const declineMessage = (reason: string): string =>
   declineMessages[reason] ?? 'Your payment could not be completed. Please try another card.';
-
-/** Minor units in the currency's own digits (cents for USD). */
-export function formatMoney({ amount, currency }: Money): string {
-  try {
-    const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-    return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-  } catch {
-    return `${amount} ${currency}`;
-  }
-}

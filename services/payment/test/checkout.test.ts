@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Conflict, NotFound, WebhookSignatureError } from '@cliffhanger/platform';
+import { Conflict, NotFound } from '@cliffhanger/platform';
+import { WebhookSignatureError } from '../src/providers/index.ts';
 import { cards, openPayments, type PaymentsSite } from './fixture.ts';
 
 let site: PaymentsSite;
@@ -70,7 +71,12 @@ describe('paying an order', () => {
     const first = { idempotencyKey: `key-${randomUUID()}`, origin: 'https://shop.example' };
 
     const waiting = await site.payments.pay(userId, input, first);
-    expect(waiting).toEqual({ orderId: order.id, status: 'requires_action', actionUrl: expect.stringMatching(/^\/sandbox\/v1\/challenge\/pi_/) });
+    expect(waiting).toEqual({
+      orderId: order.id,
+      status: 'requires_action',
+      clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/),
+      actionUrl: expect.stringMatching(/^\/sandbox\/v1\/challenge\/pi_/),
+    });
     expect(site.unlock.balanceOf(userId)).toBe(0);
     // Paying again meanwhile answers the same challenge instead of charging a second time.
     expect(await site.pay(userId, order.id, cards.visa)).toEqual(waiting);
@@ -148,6 +154,63 @@ describe('paying an order', () => {
     await site.pay(userId, order.id, cards.visa);
     expect(await site.pay(userId, order.id, cards.visa)).toEqual({ orderId: order.id, status: 'succeeded' });
     expect(await site.chargesOf(order.id)).toBe(1);
+  });
+});
+
+describe("completing a payment after the page's 3-D Secure challenge", () => {
+  /** A coin order paid with the card that asks for authentication: its order and the client secret the page gets. */
+  async function challenged(planId = 'coins-2000') {
+    const { userId, context } = site.buyer();
+    const order = await site.payments.createOrder(context, userId, planId);
+    const waiting = await site.pay(userId, order.id, cards.authenticateOnce);
+    const clientSecret = waiting.clientSecret!;
+    return { userId, orderId: order.id, clientSecret, paymentId: clientSecret.split('_secret_')[0]! };
+  }
+
+  it('passed: settles the order at once, before the webhook, which then changes nothing; asking again answers the same', async () => {
+    const { userId, orderId, clientSecret, paymentId } = await challenged();
+    // Not yet authenticated: still the same challenge, nothing settled.
+    expect(await site.payments.completePayment(userId, orderId)).toMatchObject({ orderId, status: 'requires_action', clientSecret });
+    expect(site.unlock.balanceOf(userId)).toBe(0);
+
+    expect(await site.sandbox.authenticateInPage(paymentId, clientSecret, true)).toMatchObject({ status: 'succeeded' });
+    const answers = await Promise.all([1, 2, 3].map(() => site.payments.completePayment(userId, orderId)));
+    expect(answers).toEqual([1, 2, 3].map(() => ({ orderId, status: 'succeeded' })));
+    expect(await site.orderRow(orderId)).toMatchObject({ status: 'succeeded', unlock_synced_at: expect.anything() });
+    const event = site.webhook('payment_intent.succeeded', paymentId, orderId);
+    await site.payments.receiveWebhook(event.raw, event.signature);
+    expect(await site.payments.completePayment(userId, orderId)).toEqual({ orderId, status: 'succeeded' });
+
+    expect(await site.chargesOf(orderId)).toBe(1);
+    expect(site.unlock.creditCallsOf(orderId)).toBe(1);
+    expect(site.unlock.balanceOf(userId)).toBe(2400);
+    expect(await site.eventsOf('payment.succeeded', userId)).toHaveLength(1);
+  });
+
+  it('failed: fails the order with a readable message and one payment.failed, and the order can be paid with another card', async () => {
+    const { userId, orderId, clientSecret, paymentId } = await challenged('coins-100');
+    await site.sandbox.authenticateInPage(paymentId, clientSecret, false);
+
+    const message = 'We could not verify your card. Please try again or use another card.';
+    expect(await site.payments.completePayment(userId, orderId)).toEqual({ orderId, status: 'failed', message });
+    expect(await site.payments.completePayment(userId, orderId)).toEqual({ orderId, status: 'failed', message });
+    const event = site.webhook('payment_intent.payment_failed', paymentId, orderId, { intent: { last_payment_error: { code: 'payment_intent_authentication_failure' } } });
+    await site.payments.receiveWebhook(event.raw, event.signature);
+    expect((await site.orderRow(orderId)).status).toBe('failed');
+    expect((await site.eventsOf('payment.failed', userId)).map((row) => row.data)).toEqual([{ orderId, reason: 'authentication_failed' }]);
+
+    expect(await site.pay(userId, orderId, cards.visa)).toEqual({ orderId, status: 'succeeded' });
+    expect(site.unlock.balanceOf(userId)).toBe(100);
+  });
+
+  it("is refused for another user's order (404) and for an order never paid (409)", async () => {
+    const { userId, orderId } = await challenged('coins-100');
+    expect(await failureOf(site.payments.completePayment(site.buyer().userId, orderId))).toBeInstanceOf(NotFound);
+    expect(await failureOf(site.payments.completePayment(userId, 'no-such-order'))).toBeInstanceOf(NotFound);
+    const { userId: buyer, context } = site.buyer();
+    const unpaid = await site.payments.createOrder(context, buyer, 'coins-100');
+    expect(await failureOf(site.payments.completePayment(buyer, unpaid.id))).toBeInstanceOf(Conflict);
+    expect((await site.orderRow(unpaid.id)).status).toBe('created');
   });
 });
 

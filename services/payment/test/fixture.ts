@@ -2,41 +2,42 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import {
   createPostgresBus,
-  createSandboxProvider,
-  migrate,
-  platformMigrations,
   queryRows,
-  signWebhook,
   systemContext,
+  type AdminCall,
   type Mail,
-  type PaymentProvider,
   type RequestContext,
-  type SandboxPaymentProvider,
 } from '@cliffhanger/platform';
-import { openTestDatabase, silentLogger } from '@cliffhanger/platform/testing';
-import { paymentMigrations } from '../src/module.ts';
+import { openMigratedDatabase, silentLogger, testClock } from '@cliffhanger/platform/testing';
+import { createUnlockService, unlockModule, type UnlockService } from '@cliffhanger/unlock';
+import { paymentModule } from '../src/module.ts';
 import type { OrderCredit, UnlockLedger, VipState } from '../src/ports.ts';
+import { createSandboxProvider, signWebhook, type PaymentProvider, type SandboxPaymentProvider } from '../src/providers/index.ts';
 import { createPaymentService } from '../src/service.ts';
 import type { PayResult } from '../src/views.ts';
 
 export const DAY_MS = 86_400_000;
+
+/** An admin call made with ADMIN_TOKEN, as the admin routes pass it to the service (audited as "token"). */
+export const byToken: AdminCall = { context: systemContext('admin-test'), caller: { actor: 'token', role: 'admin' } };
 export const WEBHOOK_SECRET = 'whsec_paymentTestSecret0123456789';
 
-export { TEST_CARDS as cards } from '@cliffhanger/platform';
+export { TEST_CARDS as cards } from '../src/providers/index.ts';
 
 /**
- * The unlock service's side of the port over Maps: credits and refunds by order id, VIP as last
- * reported. It counts the calls, and can be told to fail the next ones (the unlock service down).
+ * The unlock service's side of the port over Maps: credits by order id, reversals by reference
+ * (coins only: the unlock service's own tests revoke unlocks), VIP as last reported. It counts the calls, and can be told to fail the next ones (the unlock service down).
  */
 export function memoryLedger() {
   const credits = new Map<string, OrderCredit & { context: RequestContext }>();
-  const refunded = new Set<string>();
+  const reversals = new Map<string, { userId: string; coins: number; restored: boolean }>();
   const vip = new Map<string, VipState>();
-  const calls = { creditOrder: 0, refundOrder: 0, applyVip: 0 };
+  const calls = { creditOrder: 0, reverseOrder: 0, restoreReversal: 0, applyVip: 0 };
   const creditCalls = new Map<string, number>();
   let outages = 0;
   const balanceOf = (userId: string) =>
-    [...credits.values()].filter((credit) => credit.userId === userId && !refunded.has(credit.orderId)).reduce((sum, credit) => sum + credit.coins + credit.bonusCoins, 0);
+    [...credits.values()].filter((credit) => credit.userId === userId).reduce((sum, credit) => sum + credit.coins + credit.bonusCoins, 0) -
+    [...reversals.values()].filter((reversal) => reversal.userId === userId && !reversal.restored).reduce((sum, reversal) => sum + reversal.coins, 0);
   const unavailable = () => {
     if (outages === 0) return;
     outages -= 1;
@@ -51,14 +52,23 @@ export function memoryLedger() {
       if (credited) credits.set(order.orderId, { ...order, context });
       return { credited, balance: balanceOf(order.userId) };
     },
-    async refundOrder(_context, orderId) {
+    async reverseOrder(_context, reversal) {
       unavailable();
-      calls.refundOrder += 1;
-      const credit = credits.get(orderId);
-      if (!credit) return null;
-      const fresh = !refunded.has(orderId);
-      refunded.add(orderId);
-      return { refunded: fresh, paidCoins: credit.coins, bonusCoins: credit.bonusCoins, balance: balanceOf(credit.userId) };
+      calls.reverseOrder += 1;
+      const credit = credits.get(reversal.orderId)!;
+      const earlier = reversals.get(reversal.reference);
+      if (earlier) return { reversed: false, coinsTaken: earlier.coins, unlocksRevoked: 0, balance: balanceOf(credit.userId) };
+      const coins = Math.min(reversal.paidCoins + reversal.bonusCoins, balanceOf(credit.userId));
+      reversals.set(reversal.reference, { userId: credit.userId, coins, restored: false });
+      return { reversed: true, coinsTaken: coins, unlocksRevoked: 0, balance: balanceOf(credit.userId) };
+    },
+    async restoreReversal(_context, orderId, reference) {
+      unavailable();
+      calls.restoreReversal += 1;
+      const reversal = reversals.get(reference);
+      const fresh = Boolean(reversal && !reversal.restored);
+      if (reversal) reversal.restored = true;
+      return { restored: fresh, coinsReturned: fresh ? reversal!.coins : 0, unlocksRestored: 0, balance: balanceOf(credits.get(orderId)!.userId) };
     },
     async applyVip(userId, state) {
       unavailable();
@@ -67,36 +77,38 @@ export function memoryLedger() {
       else vip.delete(userId);
     },
   };
-  return { ledger, credits, vip, calls, balanceOf, creditCallsOf: (orderId: string) => creditCalls.get(orderId) ?? 0, failNext: (count: number) => void (outages = count) };
+  return { ledger, credits, reversals, vip, calls, balanceOf, creditCallsOf: (orderId: string) => creditCalls.get(orderId) ?? 0, failNext: (count: number) => void (outages = count) };
 }
 
-/** The payment service on a fresh database with the real sandbox provider (no webhooks sent), a ledger over Maps and a clock the test moves. */
-export async function openPayments(options: { provider?: (sandbox: SandboxPaymentProvider) => PaymentProvider } = {}) {
-  const database = await openTestDatabase();
-  await migrate(database, 'platform', platformMigrations);
-  await migrate(database, 'payment', paymentMigrations);
-  const clock = {
-    time: new Date('2025-03-01T12:00:00Z'),
-    advance(ms: number) {
-      clock.time = new Date(clock.time.getTime() + ms);
-    },
-  };
+/**
+ * The payment service on a fresh database with the real sandbox provider (no webhooks sent), a ledger
+ * over Maps and a clock the test moves; with `wallets`, the real unlock service on the same database
+ * and clock is its ledger instead (coins spent, unlocks revoked, VIP as the viewer sees it).
+ */
+export async function openPayments(options: { provider?: (sandbox: SandboxPaymentProvider) => PaymentProvider; wallets?: boolean } = {}) {
+  const database = await openMigratedDatabase(paymentModule, ...(options.wallets ? [unlockModule] : []));
+  const clock = testClock();
   const sandbox = createSandboxProvider(database, { publicUrl: '', webhookUrl: null, webhookSecret: WEBHOOK_SECRET, logger: silentLogger });
   const unlock = memoryLedger();
+  const bus = createPostgresBus(database, silentLogger);
+  const wallets: UnlockService | null = options.wallets ? createUnlockService({ database, bus, now: clock.now }) : null;
   const mails: Mail[] = [];
   const payments = createPaymentService({
     database,
-    bus: createPostgresBus(database, silentLogger),
+    bus,
     logger: silentLogger,
     mailer: { kind: 'file', send: async (mail) => void mails.push(mail) },
     provider: options.provider?.(sandbox) ?? sandbox,
-    unlock: unlock.ledger,
-    now: () => clock.time,
+    unlock: wallets ?? unlock.ledger,
+    now: clock.now,
   });
   const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(database.db, query);
 
+  /** What the card form's createConfirmationToken gives for a card. */
   async function tokenize(number: string): Promise<string> {
-    const answer = await sandbox.tokenize({ card: { number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' } });
+    const answer = await sandbox.createConfirmationToken({
+      payment_method_data: { type: 'card', card: { number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' } },
+    });
     if ('error' in answer) throw new Error(answer.error.message);
     return answer.id;
   }
@@ -106,6 +118,7 @@ export async function openPayments(options: { provider?: (sandbox: SandboxPaymen
     payments,
     sandbox,
     unlock,
+    wallets,
     clock,
     mails,
     rows,
@@ -135,6 +148,12 @@ export async function openPayments(options: { provider?: (sandbox: SandboxPaymen
       });
       const timestamp = Math.floor(Date.now() / 1000) - (options.ageSeconds ?? 0);
       return { raw: Buffer.from(body), body, signature: signWebhook(body, options.secret ?? WEBHOOK_SECRET, timestamp) };
+    },
+
+    /** Any Stripe-shaped event (a charge, a dispute) signed as the provider signs it; `id` to deliver the same event again. */
+    providerEvent(type: string, object: Record<string, unknown>, id = `evt_${randomUUID().replace(/-/g, '')}`) {
+      const body = JSON.stringify({ id, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
+      return { id, raw: Buffer.from(body), signature: signWebhook(body, WEBHOOK_SECRET) };
     },
 
     orderRow: async (orderId: string) =>

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent, createPostgresBus, type EventBus } from '@cliffhanger/platform';
 import { eventually, silentLogger } from '@cliffhanger/platform/testing';
 import { subscribePaymentConsumers } from '../src/events.ts';
+import { addMonthsOnDay } from '../src/billing.ts';
 import { cards, DAY_MS, openPayments, type PaymentsSite } from './fixture.ts';
 
 // A guest who paid and then logs in to an account brings its orders and its VIP.
@@ -58,7 +59,7 @@ describe('a guest logging in to an account', () => {
     const member = site.buyer();
     const coins = await buy(guest, 'coins-100');
     const vip = await buy(guest, 'vip-monthly');
-    const renewsAt = new Date(site.clock.time.getTime() + days(30));
+    const renewsAt = addMonthsOnDay(site.clock.time, 1, site.clock.time.getUTCDate());
 
     await logIn(guest, member);
 
@@ -102,8 +103,8 @@ describe('a guest logging in to an account', () => {
 
     await logIn(guest, member);
 
-    // The weekly one had 6 of its 7 days left.
-    const renewsAt = new Date(startedAt + days(36));
+    // The weekly one had 6 of its 7 days left, added to the member's calendar month.
+    const renewsAt = new Date(addMonthsOnDay(new Date(startedAt), 1, new Date(startedAt).getUTCDate()).getTime() + days(6));
     expect(await site.payments.subscriptionOf(member.userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: renewsAt.toISOString(), cancelAtPeriodEnd: false });
     const [kept, ended] = await subscriptionsOf(member.userId);
     expect(ended).toMatchObject({ plan_id: 'vip-weekly', status: 'canceled', cancel_at_period_end: true });
@@ -141,11 +142,12 @@ describe('a guest logging in to an account', () => {
 
     await logIn(guest, member);
 
-    // The monthly one had 20 of its 30 days left, after the weekly one's 7.
+    // The monthly one had the rest of its calendar month left (after 10 days), after the weekly one's 7.
+    const monthLeft = addMonthsOnDay(new Date(startedAt), 1, new Date(startedAt).getUTCDate()).getTime() - (startedAt + days(10));
     expect(await site.payments.subscriptionOf(member.userId)).toEqual({
       planId: 'vip-weekly',
       status: 'active',
-      renewsAt: new Date(startedAt + days(10 + 7 + 20)).toISOString(),
+      renewsAt: new Date(startedAt + days(10 + 7) + monthLeft).toISOString(),
       cancelAtPeriodEnd: false,
     });
     expect((await subscriptionsOf(member.userId)).map((sub) => [sub.plan_id, sub.status])).toEqual([

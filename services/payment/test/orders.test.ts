@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, Invalid, NotFound } from '@cliffhanger/platform';
-import { cards, DAY_MS, openPayments, type PaymentsSite } from './fixture.ts';
+import { byToken, cards, DAY_MS, openPayments, type PaymentsSite } from './fixture.ts';
 
 let site: PaymentsSite;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('plans', () => {
     const { userId, context } = site.buyer();
     const before = await site.payments.createOrder(context, userId, 'coins-1000');
 
-    const changed = await site.payments.updatePlan('coins-1000', { title: 'Spring pack', priceAmount: 799, bonusCoins: 300 });
+    const changed = await site.payments.updatePlan('coins-1000', { title: 'Spring pack', priceAmount: 799, bonusCoins: 300 }, byToken);
     expect(changed).toMatchObject({ id: 'coins-1000', title: 'Spring pack', price: { amount: 799, currency: 'USD' }, coins: 1000, bonusCoins: 300, active: true });
     const after = await site.payments.createOrder(context, userId, 'coins-1000');
     expect(after.price.amount).toBe(799);
@@ -49,15 +49,15 @@ describe('plans', () => {
     expect(site.unlock.credits.get(before.id)).toMatchObject({ coins: 1000, bonusCoins: 150 });
     expect(site.unlock.credits.get(after.id)).toMatchObject({ coins: 1000, bonusCoins: 300 });
 
-    await site.payments.updatePlan('coins-1000', { active: false });
+    await site.payments.updatePlan('coins-1000', { active: false }, byToken);
     expect((await site.payments.listPlans(null)).map((plan) => plan.id)).not.toContain('coins-1000');
     expect((await site.payments.adminPlans()).find((plan) => plan.id === 'coins-1000')).toMatchObject({ active: false });
     expect(await failureOf(site.payments.createOrder(context, userId, 'coins-1000'))).toBeInstanceOf(NotFound);
-    await site.payments.updatePlan('coins-1000', { title: '1,000 coins', priceAmount: 999, bonusCoins: 150, active: true });
+    await site.payments.updatePlan('coins-1000', { title: '1,000 coins', priceAmount: 999, bonusCoins: 150, active: true }, byToken);
 
-    expect(await failureOf(site.payments.updatePlan('vip-weekly', { coins: 10 }))).toBeInstanceOf(Invalid);
-    expect(await failureOf(site.payments.updatePlan('coins-100', { periodDays: 10 }))).toBeInstanceOf(Invalid);
-    expect(await failureOf(site.payments.updatePlan('no-such-plan', { title: 'x' }))).toBeInstanceOf(NotFound);
+    expect(await failureOf(site.payments.updatePlan('vip-weekly', { coins: 10 }, byToken))).toBeInstanceOf(Invalid);
+    expect(await failureOf(site.payments.updatePlan('coins-100', { periodDays: 10 }, byToken))).toBeInstanceOf(Invalid);
+    expect(await failureOf(site.payments.updatePlan('no-such-plan', { title: 'x' }, byToken))).toBeInstanceOf(NotFound);
   });
 });
 
@@ -136,14 +136,19 @@ describe('refunds', () => {
     await site.pay(userId, order.id, cards.visa);
     expect(site.unlock.balanceOf(userId)).toBe(550);
 
-    expect(await site.payments.refundOrder(order.id, 'asked by the viewer')).toMatchObject({ id: order.id, status: 'refunded' });
-    expect(await site.payments.refundOrder(order.id, null)).toMatchObject({ status: 'refunded' });
+    expect(await site.payments.refundOrder(order.id, null, 'asked by the viewer', byToken)).toMatchObject({
+      id: order.id,
+      status: 'refunded',
+      refunded: { amount: 499, currency: 'USD' },
+      reversed: { coinsTaken: 550, unlocksRevoked: 0, vipEnded: false },
+    });
+    expect(await failureOf(site.payments.refundOrder(order.id, null, 'again', byToken))).toBeInstanceOf(Conflict);
     expect(site.unlock.balanceOf(userId)).toBe(0);
     expect((await site.orderRow(order.id)).unlock_synced_at).not.toBeNull();
 
     const unpaid = await site.payments.createOrder(context, userId, 'coins-100');
-    expect(await failureOf(site.payments.refundOrder(unpaid.id, null))).toBeInstanceOf(Conflict);
-    expect(await failureOf(site.payments.refundOrder('no-such-order', null))).toBeInstanceOf(NotFound);
+    expect(await failureOf(site.payments.refundOrder(unpaid.id, null, 'why', byToken))).toBeInstanceOf(Conflict);
+    expect(await failureOf(site.payments.refundOrder('no-such-order', null, 'why', byToken))).toBeInstanceOf(NotFound);
   });
 
   it('end the VIP a refunded order bought', async () => {
@@ -152,7 +157,7 @@ describe('refunds', () => {
     await site.pay(userId, order.id, cards.visa);
     expect(site.unlock.vip.get(userId)).toMatchObject({ planId: 'vip-weekly', activeUntil: new Date(site.clock.time.getTime() + 7 * DAY_MS) });
 
-    await site.payments.refundOrder(order.id, null);
+    expect((await site.payments.refundOrder(order.id, null, 'asked', byToken)).reversed).toEqual({ coinsTaken: 0, unlocksRevoked: 0, vipEnded: true });
     expect(site.unlock.vip.has(userId)).toBe(false);
     expect(await site.payments.subscriptionOf(userId)).toMatchObject({ planId: 'vip-weekly', status: 'canceled' });
     expect(await site.eventsOf('subscription.canceled', userId)).toHaveLength(1);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '@cliffhanger/platform';
-import { clipBytes, eventually, startSite, type Site } from '@cliffhanger/platform/testing';
+import { eventually, makeClip, startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { ffmpegTools, transcoderModule } from '@cliffhanger/transcoder';
 import { unlockModule } from '@cliffhanger/unlock';
@@ -20,7 +20,7 @@ let episodeId: string;
 beforeAll(async () => {
   site = await startSite({ modules: [userModule, catalogModule, unlockModule, transcoderModule, paymentModule] });
   videoId = await site.series({ title: 'Follow the Money', freeEpisodes: 0, priceCoins: 30 });
-  episodeId = (await site.upload(videoId, await clipBytes(ffmpegTools()), '?number=1')).data.id;
+  episodeId = (await site.upload(videoId, await makeClip(ffmpegTools()), '?number=1')).data.id;
   expect((await site.settled(episodeId)).status).toBe('ready');
 }, 120_000);
 afterAll(() => site?.close());

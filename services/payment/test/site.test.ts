@@ -1,16 +1,16 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signWebhook } from '@cliffhanger/platform';
 import { startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { transcoderModule } from '@cliffhanger/transcoder';
 import { unlockModule } from '@cliffhanger/unlock';
 import { userModule } from '@cliffhanger/user';
 import { paymentModule } from '../src/index.ts';
+import { signWebhook } from '../src/providers/index.ts';
 import { cards } from './fixture.ts';
 
 const MEDIA_SECRET = 'payment-site-test-media-secret-0123456789';
-// The sandbox signs its webhooks with a key it derives from MEDIA_SECRET (services/platform/src/payment/index.ts).
+// The sandbox signs its webhooks with a key it derives from MEDIA_SECRET (src/providers/index.ts).
 const webhookSecret = `whsec_${createHmac('sha256', MEDIA_SECRET).update('cliffhanger sandbox webhook signing').digest('base64url')}`;
 
 let site: Site;
@@ -98,6 +98,30 @@ describe('buying coins', () => {
 
     expect(await pay(token, orderId, cards.declined)).toMatchObject({ status: 200, code: 200, data: { orderId, status: 'failed', message: 'Your card was declined.' } });
     expect((await site.call('GET', '/api/user', { token })).data.coins).toBe(0);
+  });
+});
+
+describe('3-D Secure taken in the page', () => {
+  it('POST /api/payment/complete settles the payment once the challenge passed, without waiting for the webhook', async () => {
+    expect((await site.call('POST', '/api/payment/complete', { body: { orderId: 'any' } })).code).toBe(401);
+    const token = await site.guest();
+    expect(await site.call('POST', '/api/payment/complete', { token, body: {} })).toMatchObject({ code: 422, data: { fields: { orderId: expect.any(String) } } });
+    const orderId = await order(token, 'coins-500');
+    const waiting = await pay(token, orderId, cards.authenticateOnce);
+    expect(waiting.data).toMatchObject({ orderId, status: 'requires_action', clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/) });
+
+    // What Stripe.js's handleNextAction does with the client secret, at the sandbox.
+    const clientSecret = waiting.data.clientSecret as string;
+    const challenge = await fetch(`${site.url}/sandbox/v1/payment_intents/${clientSecret.split('_secret_')[0]}/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_secret: clientSecret, passed: true }),
+    });
+    expect(challenge.status).toBe(200);
+
+    expect(await site.call('POST', '/api/payment/complete', { token, body: { orderId } })).toMatchObject({ status: 200, code: 200, data: { orderId, status: 'succeeded' } });
+    expect((await site.call('GET', '/api/user', { token })).data.coins).toBe(550);
+    expect((await site.call('POST', '/api/payment/complete', { token: await site.guest(), body: { orderId } })).code).toBe(404);
   });
 });
 
@@ -200,10 +224,10 @@ describe('VIP', () => {
 });
 
 describe('the admin API', () => {
-  it('answers 403 without the admin token', async () => {
-    expect((await site.call('GET', '/api/admin/plans')).code).toBe(403);
+  it('answers 401 without the admin token or a session, 403 with a wrong token', async () => {
+    expect((await site.call('GET', '/api/admin/plans')).code).toBe(401);
     expect((await site.call('PUT', '/api/admin/plans/coins-100', { body: { title: 'x' }, headers: { authorization: 'Bearer wrong-token-0123456789' } })).code).toBe(403);
-    expect((await site.call('POST', '/api/admin/orders/any/refund', { body: {} })).code).toBe(403);
+    expect((await site.call('POST', '/api/admin/orders/any/refund', { body: {} })).code).toBe(401);
   });
 
   it('changes a plan for new orders, and refunds an order with its coins clawed back', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, NotFound } from '@cliffhanger/platform';
+import { addMonthsOnDay } from '../src/billing.ts';
 import { cards, DAY_MS, openPayments, type PaymentsSite } from './fixture.ts';
 
 let site: PaymentsSite;
@@ -32,7 +33,7 @@ async function subscribe(planId: string, card = cards.visa) {
 }
 
 /** The bank's view of a saved card changes (funds run out, come back): the sandbox's record of it. */
-async function cardOf(userId: string, outcome: 'insufficient_funds' | 'succeeds') {
+async function cardOf(userId: string, outcome: 'insufficient_funds' | 'card_declined' | 'stolen_card' | 'succeeds') {
   await site.database.db.execute(sql`
     update sandbox_payments.payment_methods set outcome = ${outcome}
      where customer_id = (select id from sandbox_payments.customers where user_id = ${userId})`);
@@ -51,19 +52,20 @@ const subscriptionEvents = async (userId: string) => {
 };
 
 describe('renewals', () => {
-  it('a year of monthly renewals charges the saved card twelve times, each its own order', async () => {
+  it('a year of monthly renewals charges the saved card twelve times, each its own order, on the same day of the month', async () => {
     const { userId, startedAt } = await subscribe('vip-monthly');
-    expect(await site.payments.subscriptionOf(userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: new Date(startedAt.getTime() + days(30)).toISOString(), cancelAtPeriodEnd: false });
+    const monthsOn = (months: number) => addMonthsOnDay(startedAt, months, startedAt.getUTCDate());
+    expect(await site.payments.subscriptionOf(userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: monthsOn(1).toISOString(), cancelAtPeriodEnd: false });
 
     for (let month = 1; month <= 12; month++) {
-      const due = new Date(startedAt.getTime() + days(30 * month));
+      const due = monthsOn(month);
       expect(await runAt(new Date(due.getTime() - 60_000))).toMatchObject({ renewed: 0 });
       expect(await runAt(new Date(due.getTime() + 60_000))).toMatchObject({ renewed: 1 });
       // Running again in the same minute (another replica, the next tick) charges nothing more.
       expect(await runAt(new Date(due.getTime() + 120_000))).toMatchObject({ renewed: 0 });
     }
 
-    const renewsAt = new Date(startedAt.getTime() + days(30 * 13));
+    const renewsAt = monthsOn(13);
     expect(await site.payments.subscriptionOf(userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: renewsAt.toISOString(), cancelAtPeriodEnd: false });
     expect(site.unlock.vip.get(userId)).toEqual({ planId: 'vip-monthly', activeUntil: renewsAt, cancelAtPeriodEnd: false });
     const orders = await site.rows<{ id: string; status: string; price_amount: number }>(
@@ -75,56 +77,64 @@ describe('renewals', () => {
     expect(await subscriptionEvents(userId)).toEqual(['subscription.started', ...Array.from({ length: 12 }, () => 'subscription.renewed')]);
   });
 
-  it('a declining saved card goes past due, is retried on days 1, 3, 5 and 7, then expires', async () => {
+  it('a declining saved card goes past due, keeps VIP through the grace period, is tried 8 times over 14 days, then expires', async () => {
     const { userId, startedAt } = await subscribe('vip-weekly');
     const due = new Date(startedAt.getTime() + days(7));
     await cardOf(userId, 'insufficient_funds');
 
     expect(await runAt(due)).toMatchObject({ past_due: 1 });
     expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'past_due', renewsAt: due.toISOString() });
-    const retries: Date[] = [];
-    for (const day of [1, 3, 5, 7]) {
+    expect(site.unlock.vip.get(userId)?.activeUntil).toEqual(new Date(due.getTime() + days(7)));
+    for (const day of [1, 2, 4, 6, 8, 11, 14]) {
       const retry = new Date(due.getTime() + days(day));
       expect(await runAt(new Date(retry.getTime() - 60_000))).toMatchObject({ past_due: 0, expired: 0 });
       const outcome = await runAt(retry);
-      expect(outcome.past_due + outcome.expired).toBe(1);
-      retries.push(retry);
+      expect(outcome).toMatchObject(day === 14 ? { expired: 1 } : { past_due: 1 });
     }
 
     expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'expired' });
     expect(site.unlock.vip.has(userId)).toBe(false);
     expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.past_due', 'subscription.expired']);
     const failures = await site.eventsOf('payment.failed', userId);
-    expect(failures.map((event) => event.data.reason)).toEqual(Array.from({ length: 5 }, () => 'insufficient_funds'));
-    // One order for the period, charged five times under five keys.
+    expect(failures.map((event) => event.data.reason)).toEqual(Array.from({ length: 8 }, () => 'insufficient_funds'));
+    // One order for the period, charged eight times under eight keys.
     const renewal = await site.rows<{ id: string; status: string }>(sql`select id, status from payment.orders where user_id = ${userId} and period_start is not null`);
     expect(renewal).toEqual([{ id: expect.any(String), status: 'failed' }]);
-    expect(await site.chargesOf(renewal[0]!.id)).toBe(5);
+    expect(await site.chargesOf(renewal[0]!.id)).toBe(8);
     expect(await runAt(new Date(due.getTime() + days(30)))).toMatchObject({ renewed: 0, past_due: 0, expired: 0 });
   });
 
-  it('a retry that passes renews from the period it pays for, and the subscription is active again', async () => {
+  it('a retry that passes starts the new period at the payment, never in the past, and charges nothing more a minute later', async () => {
     const { userId, startedAt } = await subscribe('vip-weekly');
     const due = new Date(startedAt.getTime() + days(7));
-    await cardOf(userId, 'insufficient_funds');
-    await runAt(due);
+    await cardOf(userId, 'card_declined');
+    expect(await runAt(due)).toMatchObject({ past_due: 1 });
     await cardOf(userId, 'succeeds');
-    expect(await runAt(new Date(due.getTime() + days(1)))).toMatchObject({ renewed: 1 });
+    const paidAt = new Date(due.getTime() + days(2));
+    expect(await runAt(paidAt)).toMatchObject({ renewed: 1 });
 
-    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'active', renewsAt: new Date(due.getTime() + days(7)).toISOString() });
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'active', renewsAt: new Date(paidAt.getTime() + days(7)).toISOString() });
+    expect(await runAt(new Date(paidAt.getTime() + 60_000))).toMatchObject({ renewed: 0, past_due: 0 });
     expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.past_due', 'subscription.renewed']);
-    expect(site.unlock.vip.get(userId)?.activeUntil).toEqual(new Date(due.getTime() + days(7)));
+    expect(site.unlock.vip.get(userId)?.activeUntil).toEqual(new Date(paidAt.getTime() + days(7)));
   });
 
-  it('a hard decline (a card that always needs authentication, off session) expires at once', async () => {
-    const { userId, startedAt } = await subscribe('vip-weekly', cards.authenticateAlways);
-    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'active' });
+  it('a hard decline (a stolen card) expires at once, with no retry', async () => {
+    const { userId, startedAt } = await subscribe('vip-weekly');
+    await cardOf(userId, 'stolen_card');
 
     expect(await runAt(new Date(startedAt.getTime() + days(7)))).toMatchObject({ expired: 1 });
     expect(await site.payments.subscriptionOf(userId)).toMatchObject({ status: 'expired' });
-    expect((await site.eventsOf('payment.failed', userId)).map((event) => event.data.reason)).toEqual(['authentication_required']);
+    expect((await site.eventsOf('payment.failed', userId)).map((event) => event.data.reason)).toEqual(['stolen_card']);
     expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.expired']);
     expect(site.unlock.vip.has(userId)).toBe(false);
+    expect(await runAt(new Date(startedAt.getTime() + days(8)))).toMatchObject({ renewed: 0, past_due: 0, expired: 0 });
+  });
+
+  it('an off-session authentication_required is soft: past due and retried, not ended', async () => {
+    const { userId, startedAt } = await subscribe('vip-weekly', cards.authenticateAlways);
+    expect(await runAt(new Date(startedAt.getTime() + days(7)))).toMatchObject({ past_due: 1 });
+    expect((await site.eventsOf('payment.failed', userId)).map((event) => event.data.reason)).toEqual(['authentication_required']);
   });
 
   it('two runs at once renew a subscription once', async () => {
@@ -142,7 +152,7 @@ describe('renewals', () => {
 describe('cancel and resume', () => {
   it('cancel keeps access until renewsAt, charges nothing more, then expires', async () => {
     const { userId, startedAt } = await subscribe('vip-monthly');
-    const renewsAt = new Date(startedAt.getTime() + days(30));
+    const renewsAt = addMonthsOnDay(startedAt, 1, startedAt.getUTCDate());
     site.clock.advance(days(3));
 
     const canceled = await site.payments.cancelSubscription(userId);
@@ -181,7 +191,7 @@ describe('cancel and resume', () => {
     const { userId, context, startedAt } = await subscribe('vip-weekly');
     const more = await site.payments.createOrder(context, userId, 'vip-monthly');
     await site.pay(userId, more.id, cards.visa);
-    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ planId: 'vip-monthly', status: 'active', renewsAt: new Date(startedAt.getTime() + days(37)).toISOString() });
+    expect(await site.payments.subscriptionOf(userId)).toMatchObject({ planId: 'vip-monthly', status: 'active', renewsAt: addMonthsOnDay(new Date(startedAt.getTime() + days(7)), 1, new Date(startedAt.getTime() + days(7)).getUTCDate()).toISOString() });
     expect(await subscriptionEvents(userId)).toEqual(['subscription.started', 'subscription.renewed']);
   });
 });
@@ -209,14 +219,15 @@ describe('a VIP paid through the PayPal-style redirect', () => {
     expect((await site.pay(userId, order.id, cards.declined)).status).toBe('failed');
     const startedAt = site.clock.time;
     await payByRedirect(userId, order.id);
-    const renewsAt = new Date(startedAt.getTime() + days(30));
+    const renewsAt = addMonthsOnDay(startedAt, 1, startedAt.getUTCDate());
 
     expect(await site.payments.subscriptionOf(userId)).toEqual({ planId: 'vip-monthly', status: 'active', renewsAt: renewsAt.toISOString(), cancelAtPeriodEnd: true });
     expect((await site.payments.listPayments(userId, 1, 20)).subscription).toMatchObject({ cancelAtPeriodEnd: true });
     expect(site.unlock.vip.get(userId)).toEqual({ planId: 'vip-monthly', activeUntil: renewsAt, cancelAtPeriodEnd: true });
     expect((await site.eventsOf('subscription.started', userId))[0]!.data).toMatchObject({ cancelAtPeriodEnd: true });
     const receipt = site.mails.find((mail) => mail.text.includes(order.id))!;
-    expect(receipt.text).toContain(`VIP until: ${renewsAt.toUTCString()}, then it ends (it does not renew automatically)`);
+    const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(renewsAt);
+    expect(receipt.text).toContain(`VIP until: ${date}, then it ends (it does not renew automatically)`);
     expect(receipt.text).not.toContain('renewing automatically');
 
     // Resuming would promise a renewal nothing can pay for.

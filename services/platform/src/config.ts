@@ -59,13 +59,28 @@ export const configSchema = z.object({
   REDIS_URL: optionalUrl,
   KAFKA_BROKERS: z.string().optional(),
   KAFKA_CLIENT_ID: z.string().default('cliffhanger'),
+  /** The most bytes (before compression) one produce call carries; under the broker's `message.max.bytes` (1 MB by default). */
+  KAFKA_BATCH_MAX_BYTES: z.coerce.number().int().min(16_384).max(64 * 1024 * 1024).default(512 * 1024),
+  KAFKA_COMPRESSION: z.enum(['gzip', 'none']).default('gzip'),
+  /** The longest wait between the relay's tries to reach a broker that is away (it starts at 0.5 s and doubles, with jitter). */
+  KAFKA_RECONNECT_MAX_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** How the relay creates the event topics where the broker lets it (an existing topic keeps its settings). */
+  KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(10_000).default(12),
+  KAFKA_TOPIC_REPLICATION: z.coerce.number().int().min(1).max(16).default(3),
+  KAFKA_TOPIC_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Cliffhanger <no-reply@cliffhanger.local>'),
   ADMIN_TOKEN: z.string().min(16).optional(),
+  /** What a scraper sends to /metrics under NODE_ENV=production (`Authorization: Bearer`); the admin token does not open it. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   MEDIA_SECRET: z.string().min(32).optional(),
+  /** The media edge's origin (edge/, nginx checking the same grants): playback URLs are handed out there instead of the site's /media. */
+  MEDIA_EDGE_URL: optionalUrl,
   INTERNAL_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: flag.default(true),
+  /** Renders only the first N episodes of each demo series (the rest stay listed, not yet playable): a lighter demo for a slow machine and the end-to-end suites. */
+  DEMO_EPISODES: z.coerce.number().int().min(1).max(100).optional(),
   /** Media in this S3-compatible bucket instead of DATA_DIR/media: needed when the transcoder and media serving run on different machines. */
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
   /** Key prefix inside the bucket (e.g. `media`). */
@@ -122,12 +137,26 @@ export const configSchema = z.object({
   PIXEL_BUFFER_HITS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** How long a statics.png hit waits, at most, before its batch is written. */
   PIXEL_FLUSH_MS: z.coerce.number().int().min(1).max(60_000).default(1000),
+  /** How long a player's heartbeat (its watch position) waits, at most, before it is written with the others of its process. */
+  HISTORY_FLUSH_MS: z.coerce.number().int().min(1).max(60_000).default(5000),
   /** A session unused this long is refused; every use (at most one write an hour) starts the count again. */
   SESSION_IDLE_DAYS: z.coerce.number().positive().max(3650).default(30),
-  /** Days the outbox keeps delivered events, and processed-event marks are kept. */
+  /** Days the outbox keeps delivered events. */
   RETENTION_EVENT_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /**
+   * Days processed-event marks are kept: at least as long as any event can be delivered again (the
+   * outbox's RETENTION_EVENT_DAYS, the Kafka topics' KAFKA_TOPIC_RETENTION_HOURS), since
+   * consumers start from the beginning of what is kept and an event without its mark is applied twice.
+   */
+  RETENTION_MARK_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Days after which a guest that never did anything (no list, history, coins or VIP) and whose sessions lapsed is deleted. */
   RETENTION_GUEST_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Days the lake (Parquet files of every event, docs/analytics.md) keeps a day's files; apart from the outbox's RETENTION_EVENT_DAYS. */
+  LAKE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  /** Events that start a lake file at once; fewer wait for LAKE_FLUSH_MS. */
+  LAKE_FILE_EVENTS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /** How long an event waits, at most, before it is written to the lake. */
+  LAKE_FLUSH_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /** Days finished (completed or dead) jobs are kept. */
   RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /** On SIGTERM, how long requests in flight may take to finish before their connections are cut. */
@@ -135,6 +164,8 @@ export const configSchema = z.object({
   /** On SIGTERM, how long the server keeps serving with /readyz at 503 before it stops accepting, so load balancers move away first. */
   SHUTDOWN_ANNOUNCE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** Stripe runs when this is set, and the sandbox provider never does. */
+  /** Days a VIP whose renewal failed keeps access while its card is retried (the app stores' billing grace period). */
+  PAYMENT_GRACE_DAYS: z.coerce.number().int().min(0).max(30).default(7),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\w+$/, 'a secret key (sk_...)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'a webhook signing secret (whsec_...)').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_\w+$/, 'a publishable key (pk_...)').optional(),
@@ -159,6 +190,14 @@ export type Config = z.infer<typeof configSchema> & { dataDir: string; serviceUr
 
 const SERVICE_URL = /^([A-Z]+)_SERVICE_URL$/;
 
+/**
+ * A production site mails real people: a module that sends mail stops its process at start without
+ * SMTP_URL, rather than write reset links or receipts to a file nobody reads.
+ */
+export function requireMail(config: Pick<Config, 'NODE_ENV' | 'SMTP_URL'>, module: string, what: string): void {
+  if (config.NODE_ENV === 'production' && !config.SMTP_URL) throw new ConfigError(`config: SMTP_URL: required when NODE_ENV=production and this process runs ${module}, which mails ${what}`);
+}
+
 export class ConfigError extends Error {}
 
 /** Parses the environment; a bad value throws one line naming the variable. */
@@ -168,16 +207,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`config: ${issue.path.join('.')}: ${issue.message}`);
   }
-  // A production site mails real people: no mail may land in a file, and no link may point at an internal address.
-  if (parsed.data.NODE_ENV === 'production') {
-    for (const name of ['SMTP_URL', 'PUBLIC_URL'] as const)
-      if (!parsed.data[name]) throw new ConfigError(`config: ${name}: required when NODE_ENV=production`);
-  }
+  // A production site's links (mail, payment returns, sign-in callbacks) may not point at an internal
+  // address. SMTP_URL is asked only by the modules that mail (requireMail), so no other process holds it.
+  if (parsed.data.NODE_ENV === 'production' && !parsed.data.PUBLIC_URL) throw new ConfigError('config: PUBLIC_URL: required when NODE_ENV=production');
   // Half a sign-in client would hide its button without a word: both halves or neither.
   for (const provider of ['GOOGLE', 'FACEBOOK'] as const) {
     if (!parsed.data[`${provider}_CLIENT_ID`] !== !parsed.data[`${provider}_CLIENT_SECRET`])
       throw new ConfigError(`config: ${provider}_CLIENT_SECRET: set together with ${provider}_CLIENT_ID`);
   }
+  // A mark pruned while its event can still be read again (the outbox, a Kafka topic) lets it apply twice.
+  const redeliverableDays = Math.max(parsed.data.RETENTION_EVENT_DAYS, Math.ceil(parsed.data.KAFKA_TOPIC_RETENTION_HOURS / 24));
+  if (parsed.data.RETENTION_MARK_DAYS < redeliverableDays)
+    throw new ConfigError(`config: RETENTION_MARK_DAYS: at least RETENTION_EVENT_DAYS and KAFKA_TOPIC_RETENTION_HOURS in days (${redeliverableDays}), or events still kept would be applied again`);
   const serviceUrls: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     const module = SERVICE_URL.exec(name)?.[1];

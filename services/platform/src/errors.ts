@@ -57,6 +57,16 @@ export class Conflict extends AppError {
   }
 }
 
+/** Asked too often: try again in `retryAfterSeconds` (the answer's HTTP 429 and Retry-After, as the gateway's rate limits answer). */
+export class TooManyRequests extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message, { retryAfterSeconds });
+  }
+}
+
 /** Invalid input; `fields` maps each field to the prompt the user sees beside it. */
 export class Invalid extends AppError {
   constructor(readonly fields: Record<string, string>) {

@@ -17,7 +17,8 @@ interface Watched {
 /**
  * The series an operator alerts on, read when Prometheus scrapes: jobs waiting and dead per queue,
  * events the outbox has not handed on yet and how old the oldest is, (Postgres bus) how far each
- * consumer is behind, and how long the oldest batch an edge received has waited to become events.
+ * consumer is behind, events set aside as dead per consumer, and how long the oldest batch an edge
+ * received has waited to become events.
  * A scrape that cannot read them (the database away) leaves the last values and logs why. With the
  * Kafka bus, consumer lag is the broker's (consumer-group offsets, e.g. kafka-exporter's
  * `kafka_consumergroup_lag`).
@@ -80,6 +81,14 @@ export function watchPlatform({ metrics, database, bus, queue, logger }: Watched
       this.set(outbox.oldestSeconds);
     },
   });
+  new Gauge({
+    name: 'event_bus_degraded',
+    help: '1 while the bus cannot carry events (the Kafka broker unreachable or refusing sends) and they wait in the outbox, else 0',
+    registers,
+    collect() {
+      this.set(bus.health() === 'degraded' ? 1 : 0);
+    },
+  });
   if (bus.kind === 'postgres')
     new Gauge({
       name: 'consumer_lag_events',
@@ -94,6 +103,22 @@ export function watchPlatform({ metrics, database, bus, queue, logger }: Watched
         for (const row of rows) this.set({ consumer: row.consumer }, Number(row.behind));
       }),
     });
+  const deadConsumers = new Set<string>();
+  new Gauge({
+    name: 'dead_events',
+    help: 'Events set aside per consumer after their last retry (platform.dead_events), waiting for a person to replay or drop them',
+    labelNames: ['consumer'] as const,
+    registers,
+    collect: guarded('dead events', async function (this: Gauge<'consumer'>) {
+      const rows = await queryRows<{ consumer: string; dead: number }>(database.db, sql`select consumer, count(*)::int as dead from platform.dead_events group by consumer`);
+      // A consumer whose last dead event was replayed reads 0, not its last count, nor nothing.
+      for (const consumer of deadConsumers) this.set({ consumer }, 0);
+      for (const row of rows) {
+        deadConsumers.add(row.consumer);
+        this.set({ consumer: row.consumer }, Number(row.dead));
+      }
+    }),
+  });
   new Gauge({
     name: 'edge_batch_lag_seconds',
     help: 'Age of the oldest batch a gateway edge received (statics.png hits) that its module has not turned into events yet (0 when none waits)',

@@ -14,10 +14,11 @@ export interface Pruned {
 /**
  * Deletes what the platform no longer needs, older than the retention settings: outbox events Kafka
  * has, or on the Postgres bus every consumer is past (but never the newest: the relay numbers on from
- * it), and never one a dead letter still points at; processed-event marks; finished jobs. One process
- * at a time.
+ * it), and never one a dead letter still points at; processed-event marks, after their own longer
+ * retention (a mark must outlive every copy of its event a consumer could read again); finished
+ * jobs. One process at a time.
  */
-export async function pruneOnce(database: Database, settings: { eventDays: number; jobDays: number }): Promise<Pruned | null> {
+export async function pruneOnce(database: Database, settings: { eventDays: number; markDays: number; jobDays: number }): Promise<Pruned | null> {
   return database.rawTransaction(async (session) => {
     const [lock] = await session.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [RETENTION_LOCK]);
     if (!lock?.locked) return null;
@@ -32,7 +33,7 @@ export async function pruneOnce(database: Database, settings: { eventDays: numbe
     );
     const processedEvents = await session.query(
       `delete from platform.processed_events where processed_at < now() - make_interval(days => $1) returning 1`,
-      [settings.eventDays],
+      [Math.max(settings.markDays, settings.eventDays)],
     );
     const jobs = await session.query(
       `delete from platform.jobs where status in ('completed', 'dead') and finished_at < now() - make_interval(days => $1) returning 1`,
@@ -43,11 +44,11 @@ export async function pruneOnce(database: Database, settings: { eventDays: numbe
 }
 
 /** Prunes now and every hour until stopped. */
-export function startRetention(database: Database, config: Pick<Config, 'RETENTION_EVENT_DAYS' | 'RETENTION_JOB_DAYS'>, logger: Logger) {
+export function startRetention(database: Database, config: Pick<Config, 'RETENTION_EVENT_DAYS' | 'RETENTION_MARK_DAYS' | 'RETENTION_JOB_DAYS'>, logger: Logger) {
   let running = Promise.resolve();
   const prune = () => {
     running = running
-      .then(() => pruneOnce(database, { eventDays: config.RETENTION_EVENT_DAYS, jobDays: config.RETENTION_JOB_DAYS }))
+      .then(() => pruneOnce(database, { eventDays: config.RETENTION_EVENT_DAYS, markDays: config.RETENTION_MARK_DAYS, jobDays: config.RETENTION_JOB_DAYS }))
       .then(
         (pruned) => {
           if (pruned && pruned.outbox + pruned.processedEvents + pruned.jobs > 0) logger.info(pruned, 'retention: pruned');

@@ -4,17 +4,15 @@ import {
   appendEvent,
   appendEventBatch,
   listDeadEvents,
-  migrate,
-  platformMigrations,
   queryRows,
   requestReplay,
-  type DeliveryPolicy,
   type BusEvent,
   type Database,
+  type DeliveryPolicy,
   type EventBus,
   type RequestContext,
 } from '../src/index.ts';
-import { eventually, openTestDatabase } from '../src/testing/index.ts';
+import { eventually, openMigratedDatabase } from '../src/testing/index.ts';
 
 const context: RequestContext = {
   requestId: 'r1',
@@ -24,11 +22,15 @@ const context: RequestContext = {
 };
 
 /** Retries fast enough for a test; the default policy's minutes are for production. */
+// How long a delivery may take before a test calls it lost: generous, since on a loaded machine a Kafka
+// consumer group's join and rebalance alone can take tens of seconds; a passing test never waits it out.
+const DELIVERY_MS = 60_000;
+
 export const fastDelivery: DeliveryPolicy = { maxAttempts: 4, backoffMs: () => 20 };
 
 /** The bus contract: every EventBus adapter passes these, built with `fastDelivery`. */
 export function busContract(adapter: string, makeBus: (database: Database) => EventBus, skip?: string) {
-  describe.skipIf(Boolean(skip))(`event bus contract: ${adapter}`, () => {
+  describe.skipIf(Boolean(skip))(`event bus contract: ${adapter}`, { timeout: 4 * DELIVERY_MS }, () => {
     let database: Database;
     const buses: EventBus[] = [];
     const bus = () => {
@@ -38,8 +40,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
     };
 
     beforeEach(async () => {
-      database = await openTestDatabase();
-      await migrate(database, 'platform', platformMigrations);
+      database = await openMigratedDatabase();
       await database.db.execute(sql`create table effects (event_id uuid primary key, consumer text not null)`);
     });
     afterEach(async () => {
@@ -64,7 +65,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       await b.start();
       const sent = await publish('user.registered', 7);
       b.nudge();
-      await eventually(() => seen.length === 1, 10_000, 'delivery');
+      await eventually(() => seen.length === 1, DELIVERY_MS, 'delivery');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatchObject({
@@ -89,7 +90,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
         }),
       ).rejects.toThrow('the change failed');
       await publish('favorite.changed');
-      await eventually(() => seen.length === 1, 10_000, 'delivery');
+      await eventually(() => seen.length === 1, DELIVERY_MS, 'delivery');
       expect(seen).toEqual(['favorite.changed']);
     });
 
@@ -105,7 +106,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       );
       await b.start();
       for (let n = 1; n <= 5; n++) await publish(n % 2 ? 'favorite.changed' : 'user.registered', n);
-      await eventually(() => second.length + secondOther.length === 5 && first.length === 3, 10_000, 'delivery');
+      await eventually(() => second.length + secondOther.length === 5 && first.length === 3, DELIVERY_MS, 'delivery');
       expect(first).toEqual([1, 3, 5]);
       expect(second).toEqual([1, 3, 5]);
       expect(secondOther).toEqual([2, 4]);
@@ -121,7 +122,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       });
       await b.start();
       await publish('user.registered');
-      await eventually(async () => (await effects('flaky')).length === 1, 15_000, 'the effect');
+      await eventually(async () => (await effects('flaky')).length === 1, DELIVERY_MS, 'the effect');
       expect(calls).toBe(3);
     });
 
@@ -137,7 +138,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       });
       await b.start();
       const event = await publish('user.registered');
-      await eventually(() => done.length === 1, 15_000, 'the after-commit work');
+      await eventually(() => done.length === 1, DELIVERY_MS, 'the after-commit work');
       expect(done).toEqual([`${event.id}:2`]);
       expect(await effects('effects')).toHaveLength(1);
     });
@@ -165,7 +166,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       }, 10_000, 'the dead letter');
       expect(dead).toEqual([{ event_id: poisoned.id, error: 'Error: cannot apply' }]);
       expect(poisonAttempts).toBe(fastDelivery.maxAttempts);
-    }, 90_000);
+    });
 
     it('replays a set-aside event once an operator asks, and applies it once', async () => {
       let broken = true;
@@ -176,16 +177,16 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       });
       await b.start();
       const event = await publish('favorite.changed', 7);
-      await eventually(async () => (await queryRows(database.db, sql`select 1 from platform.dead_events where event_id = ${event.id}`)).length === 1, 30_000, 'the dead letter');
+      await eventually(async () => (await queryRows(database.db, sql`select 1 from platform.dead_events where event_id = ${event.id}`)).length === 1, DELIVERY_MS, 'the dead letter');
       broken = false;
       expect(await requestReplay(database.db, [event.id])).toBe(1);
       b.nudge();
-      await eventually(async () => (await effects('mended')).length === 1, 15_000, 'the replayed effect');
-      await eventually(async () => (await queryRows(database.db, sql`select 1 from platform.dead_events`)).length === 0, 10_000, 'the dead letter to go');
+      await eventually(async () => (await effects('mended')).length === 1, DELIVERY_MS, 'the replayed effect');
+      await eventually(async () => (await queryRows(database.db, sql`select 1 from platform.dead_events`)).length === 0, DELIVERY_MS, 'the dead letter to go');
       expect(await requestReplay(database.db)).toBe(0);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await effects('mended')).toHaveLength(1);
-    }, 60_000);
+    });
 
     // The pixel writes its hits as one row per batch: each still arrives as an event of its own.
     const batch = (numbers: number[], userOf = (n: number) => `user-${n % 3}`) =>
@@ -218,7 +219,7 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       await batch([6, 7], () => 'user-1');
       await publish('user.registered', 8);
       b.nudge();
-      await eventually(() => seen.length === 7 && others.length === 1, 20_000, 'the batched events');
+      await eventually(() => seen.length === 7 && others.length === 1, DELIVERY_MS, 'the batched events');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(seen.map(numberOf)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(new Set(seen.map((event) => event.id)).size).toBe(7);
@@ -254,10 +255,10 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       broken = false;
       expect(await requestReplay(database.db, [dead!.eventId])).toBe(1);
       b.nudge();
-      await eventually(async () => (await effects('batch-picky')).length === 3, 15_000, 'the replayed effect');
-      await eventually(async () => (await listDeadEvents(database.db)).length === 0, 10_000, 'the dead letter to go');
+      await eventually(async () => (await effects('batch-picky')).length === 3, DELIVERY_MS, 'the replayed effect');
+      await eventually(async () => (await listDeadEvents(database.db)).length === 0, DELIVERY_MS, 'the dead letter to go');
       expect(delivered).toEqual([1, 3, 2]);
-    }, 90_000);
+    });
 
     it('applies each event once per consumer when two processes deliver side by side', async () => {
       const handler = async (event: BusEvent, tx: Parameters<Parameters<EventBus['subscribe']>[2]>[1]) => {
@@ -273,6 +274,6 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       await eventually(async () => (await effects('shared')).length === 20, 45_000, 'all effects');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await effects('shared')).toHaveLength(20);
-    }, 60_000);
+    });
   });
 }

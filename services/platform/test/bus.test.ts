@@ -13,7 +13,7 @@ import {
   systemContext,
   tailOutboxEvents,
 } from '../src/index.ts';
-import { createScratchDatabase, eventually, openTestDatabase, realDatabaseUrl, silentLogger } from '../src/testing/index.ts';
+import { createScratchDatabase, eventually, openMigratedDatabase, realDatabaseUrl, silentLogger } from '../src/testing/index.ts';
 import { busContract, fastDelivery } from './bus.contract.ts';
 
 busContract(`postgres outbox on ${realDatabaseUrl ? 'PostgreSQL' : 'PGlite'}`, (database) =>
@@ -33,8 +33,7 @@ describe('the default delivery policy', () => {
 
 describe('tail-events on the Postgres bus', () => {
   it('prints the events the relay numbered, in its order, from the beginning or from now', async () => {
-    const database = await openTestDatabase();
-    await migrate(database, 'platform', platformMigrations);
+    const database = await openMigratedDatabase();
     const bus = createPostgresBus(database, silentLogger, { pollMs: 20 });
     await bus.start();
     const publish = (n: number) =>

@@ -6,6 +6,8 @@ import { createServiceClient, ServiceUnavailable } from '../src/index.ts';
 import { CircuitBreaker } from '../src/http/circuit-breaker.ts';
 import { freePort } from '../src/testing/index.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 // A downstream service played by node:http: it answers as told, counting the requests it got.
 let server: http.Server | null = null;
 afterEach(() => void server?.close());

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/index.ts';
+import { ConfigError, loadConfig, requireMail } from '../src/index.ts';
+
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
 
 describe('config', () => {
   it('has embedded defaults that serve on 127.0.0.1:8080 with data under ./data', () => {
@@ -25,11 +27,21 @@ describe('config', () => {
       expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/^config: TRUST_PROXY: /);
   });
 
-  it('requires SMTP_URL and PUBLIC_URL in production, one line each', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/^config: SMTP_URL: required when NODE_ENV=production$/);
-    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toThrow(/^config: PUBLIC_URL: required when NODE_ENV=production$/);
-    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', PUBLIC_URL: 'https://cliffhanger.example' }).PUBLIC_URL).toBe('https://cliffhanger.example');
-    expect(loadConfig({}).SMTP_URL).toBeUndefined();
+  it('requires PUBLIC_URL in production, and SMTP_URL only of the modules that mail', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/^config: PUBLIC_URL: required when NODE_ENV=production$/);
+    // A process that sends no mail (the transcoder, the gateway) runs without SMTP_URL, so its secret holds none.
+    const noMail = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://cliffhanger.example' });
+    expect(noMail.SMTP_URL).toBeUndefined();
+    expect(() => requireMail(noMail, 'user', 'password reset links')).toThrow(
+      /^config: SMTP_URL: required when NODE_ENV=production and this process runs user, which mails password reset links$/,
+    );
+    expect(() => requireMail(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', PUBLIC_URL: 'https://cliffhanger.example' }), 'user', 'links')).not.toThrow();
+    expect(() => requireMail(loadConfig({}), 'user', 'links')).not.toThrow();
+  });
+
+  it('takes a METRICS_TOKEN of 16 characters or more', () => {
+    expect(loadConfig({ METRICS_TOKEN: 'metrics-token-0123456789' }).METRICS_TOKEN).toBe('metrics-token-0123456789');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/^config: METRICS_TOKEN: /);
   });
 
   it('has per-minute limits and a sliding session lifetime by default', () => {

@@ -1,14 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEdgeBatch, migrate, platformMigrations, queryRows, takeEdgeBatch, type Database, type EdgeBatch } from '../src/index.ts';
-import { openTestDatabase } from '../src/testing/index.ts';
+import { appendEdgeBatch, queryRows, takeEdgeBatch, type Database, type EdgeBatch } from '../src/index.ts';
+import { openMigratedDatabase } from '../src/testing/index.ts';
 
 // What a gateway's edge stores, taken by the module that owns it (edge-batches.ts), on PGlite and
 // on PostgreSQL in npm test's second pass.
 let database: Database;
 beforeAll(async () => {
-  database = await openTestDatabase();
-  await migrate(database, 'platform', platformMigrations);
+  database = await openMigratedDatabase();
 });
 afterAll(() => database.close());
 

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent, migrate, platformMigrations, queryRows, systemContext, type Database } from '../src/index.ts';
-import { openTestDatabase } from '../src/testing/index.ts';
+import { appendEvent, queryRows, systemContext, type Database } from '../src/index.ts';
+import { openMigratedDatabase } from '../src/testing/index.ts';
 
 describe('event payloads follow proto/', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openTestDatabase();
-    await migrate(database, 'platform', platformMigrations);
+    database = await openMigratedDatabase();
   });
   afterAll(() => database.close());
 

@@ -1,6 +1,8 @@
 import { additions, committedSnapshot, currentSnapshot, incompatibilities, type FieldSnapshot } from '@cliffhanger/proto/compat';
 import { describe, expect, it } from 'vitest';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 // Events outlive the code that wrote them (Kafka keeps them, the outbox replays them), so proto/
 // may only grow: proto/compat/fields.json records every field, and `npm run proto` refuses to
 // record a break.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defineJob, migrate, PermanentJobError, platformMigrations, WORKER_LOST, type Database, type DeadJob, type JobQueue } from '../src/index.ts';
-import { eventually, openTestDatabase } from '../src/testing/index.ts';
+import { defineJob, PermanentJobError, WORKER_LOST, type Database, type DeadJob, type JobQueue } from '../src/index.ts';
+import { eventually, openMigratedDatabase } from '../src/testing/index.ts';
 
 export interface ContractQueueOptions {
   /** How long a claim holds without a heartbeat: short where a test makes workers stall. */
@@ -33,8 +33,7 @@ export function queueContract(adapter: string, makeQueue: (database: Database, o
     const definition = (name: string, attempts = 3) => defineJob<{ n: number }>(`${name}-${Math.random().toString(36).slice(2)}`, { attempts, backoffMs: 20 });
 
     beforeEach(async () => {
-      database = await openTestDatabase();
-      await migrate(database, 'platform', platformMigrations);
+      database = await openMigratedDatabase();
     });
     afterEach(async () => {
       for (const release of hung.splice(0)) release();
@@ -173,6 +172,42 @@ export function queueContract(adapter: string, makeQueue: (database: Database, o
       await eventually(async () => (await workers[0]!.getJob(job, id))?.status === 'completed', 10_000, 'completion by the current claim');
       expect(await workers[0]!.getJob(job, id)).toMatchObject({ attempts: 2, lastError: null });
     }, 60_000);
+
+    it("lists a queue's waiting, running and dead jobs by page, to a process that neither enqueues nor works them", async () => {
+      const job = definition('listed');
+      const idle = definition('listed-idle');
+      const worker = queue();
+      const lister = queue();
+      let release!: () => void;
+      worker.work(job, async ({ data, reportProgress }) => {
+        if (data.n === 0) throw new PermanentJobError('not a video file');
+        await reportProgress(40);
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await worker.start();
+      const broken = await worker.enqueue(job, { n: 0 });
+      await eventually(async () => (await worker.getJob(job, broken))?.status === 'dead', 10_000, 'the dead letter');
+      const running = await worker.enqueue(job, { n: 1 });
+      await eventually(async () => (await lister.list(job.queue, 'active')).items[0]?.progress === 40, 10_000, 'the running job with its progress');
+      const waiting = [await worker.enqueue(idle, { n: 2 }), await worker.enqueue(idle, { n: 3 }), await worker.enqueue(idle, { n: 4 })];
+
+      expect(await lister.list(job.queue, 'active')).toEqual({
+        total: 1,
+        items: [expect.objectContaining({ id: running, queue: job.queue, status: 'active', data: { n: 1 }, attempts: 1, progress: 40, lastError: null, finishedAt: null })],
+      });
+      expect(await lister.list(job.queue, 'dead')).toEqual({
+        total: 1,
+        items: [expect.objectContaining({ id: broken, status: 'dead', data: { n: 0 }, attempts: 1, lastError: 'not a video file', finishedAt: expect.any(String) })],
+      });
+      const first = await lister.list(idle.queue, 'waiting', { limit: 2 });
+      const rest = await lister.list(idle.queue, 'waiting', { offset: 2, limit: 2 });
+      expect([first.total, first.items.length, rest.total, rest.items.length]).toEqual([3, 2, 3, 1]);
+      expect([...first.items, ...rest.items].map((listed) => listed.id).sort()).toEqual([...waiting].sort());
+      expect(first.items[0]).toMatchObject({ status: 'waiting', attempts: 0, progress: 0, lastError: null, createdAt: expect.any(String) });
+      expect(await lister.list(idle.queue, 'waiting', { offset: 5 })).toEqual({ items: [], total: 3 });
+      expect(await lister.list(idle.queue, 'dead')).toEqual({ items: [], total: 0 });
+      release();
+    });
 
     it('enqueues a job id once, however often it is asked', async () => {
       const job = definition('idempotent');

@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendEvent, migrate, platformMigrations, pruneOnce, queryRows, systemContext, type Database } from '../src/index.ts';
-import { openTestDatabase } from '../src/testing/index.ts';
+import { appendEvent, pruneOnce, queryRows, systemContext, type Database } from '../src/index.ts';
+import { openMigratedDatabase } from '../src/testing/index.ts';
 
 let database: Database;
 beforeEach(async () => {
-  database = await openTestDatabase();
-  await migrate(database, 'platform', platformMigrations);
+  database = await openMigratedDatabase();
 });
 afterEach(() => database.close());
 
@@ -26,7 +25,7 @@ describe('retention', () => {
     await publish(30, 5); // the newest: the relay numbers on from it
     await database.db.execute(sql`insert into platform.consumer_offsets (consumer, seq) values ('slow', 3), ('fast', 5)`);
     await database.db.execute(sql`insert into platform.dead_events (consumer, event_id, error) values ('slow', ${dead}, 'Error: x')`);
-    expect(await pruneOnce(database, { eventDays: 7, jobDays: 7 })).toMatchObject({ outbox: 2 });
+    expect(await pruneOnce(database, { eventDays: 7, markDays: 7, jobDays: 7 })).toMatchObject({ outbox: 2 });
     expect(await remaining()).toEqual([3, 4, 5]);
   });
 
@@ -34,7 +33,7 @@ describe('retention', () => {
     const published = await publish(30, null);
     await publish(30, null);
     await database.db.execute(sql`update platform.outbox set published_at = now() - interval '30 days' where event_id = ${published}`);
-    expect(await pruneOnce(database, { eventDays: 7, jobDays: 7 })).toMatchObject({ outbox: 1 });
+    expect(await pruneOnce(database, { eventDays: 7, markDays: 7, jobDays: 7 })).toMatchObject({ outbox: 1 });
     const left = await queryRows<{ event_id: string }>(database.db, sql`select event_id from platform.outbox`);
     expect(left.map((row) => row.event_id)).not.toContain(published);
     expect(left).toHaveLength(1);
@@ -53,7 +52,7 @@ describe('retention', () => {
         ('old-dead', 'q', '{}', 'dead', 3, 10, now() - interval '30 days'),
         ('new-done', 'q', '{}', 'completed', 3, 10, now()),
         ('waiting', 'q', '{}', 'waiting', 3, 10, null)`);
-    expect(await pruneOnce(database, { eventDays: 7, jobDays: 7 })).toEqual({ outbox: 0, processedEvents: 1, jobs: 2 });
+    expect(await pruneOnce(database, { eventDays: 7, markDays: 7, jobDays: 7 })).toEqual({ outbox: 0, processedEvents: 1, jobs: 2 });
     expect(await remaining()).toEqual([1, 2]);
     const jobs = await queryRows<{ id: string }>(database.db, sql`select id from platform.jobs order by id`);
     expect(jobs.map((job) => job.id)).toEqual(['new-done', 'waiting']);

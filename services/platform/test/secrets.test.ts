@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, serverSecret } from '../src/index.ts';
 import { testConfig } from '../src/testing/index.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 // The MEDIA_SECRET a laptop makes for itself (embedded, no DATABASE_URL), kept under DATA_DIR.
 const secretFile = (dataDir: string) => path.join(dataDir, 'secrets', 'media_secret');
 

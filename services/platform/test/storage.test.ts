@@ -1,27 +1,22 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pino } from 'pino';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiskStorage, createFileMailer, createMediaStorage, createPlatform, createS3Storage } from '../src/index.ts';
-import { silentLogger, tempDir, testConfig } from '../src/testing/index.ts';
+import { silentLogger, startObjectStore, tempDir, testConfig, type ObjectStore } from '../src/testing/index.ts';
 import { storageContract } from './storage.contract.ts';
 
 storageContract('disk', () => createDiskStorage(tempDir()));
 
 // The S3 adapter against a real S3-protocol server on loopback (s3rver), as it talks to AWS or MinIO.
-let s3: { endpoint: string; close(): Promise<void> };
+let s3: ObjectStore;
 beforeAll(async () => {
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir(), configureBuckets: [{ name: 'cliffhanger-media' }] });
-  const address = (await server.run()) as AddressInfo;
-  s3 = { endpoint: `http://127.0.0.1:${address.port}`, close: () => server.close() };
+  s3 = await startObjectStore('cliffhanger-media');
 });
 afterAll(() => s3?.close());
 
 let bucketPrefix = 0;
-const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-storageContract('S3', () => createS3Storage({ bucket: 'cliffhanger-media', prefix: `run-${process.pid}/t${++bucketPrefix}`, endpoint: s3.endpoint, region: 'us-east-1', credentials }));
+storageContract('S3', () => createS3Storage({ bucket: s3.bucket, prefix: `run-${process.pid}/t${++bucketPrefix}`, endpoint: s3.endpoint, region: 'us-east-1', credentials: s3.credentials }));
 
 describe('choosing the storage', () => {
   it('keeps media under DATA_DIR without S3_BUCKET, and in the bucket with it', async () => {
@@ -32,11 +27,11 @@ describe('choosing the storage', () => {
     expect(fs.readFileSync(path.join(dataDir, 'media', 'a/b.txt'), 'utf8')).toBe('on disk');
 
     const bucket = createMediaStorage(
-      testConfig({ S3_BUCKET: 'cliffhanger-media', S3_PREFIX: 'chosen', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' }),
+      testConfig({ ...s3.env, S3_PREFIX: 'chosen' }),
     );
     expect(bucket.kind).toBe('s3');
     await bucket.put('a/b.txt', 'in the bucket');
-    const raw = createS3Storage({ bucket: 'cliffhanger-media', endpoint: s3.endpoint, region: 'us-east-1', credentials });
+    const raw = createS3Storage({ bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', credentials: s3.credentials });
     expect(await raw.stat('chosen/a/b.txt')).toMatchObject({ size: 13 });
   });
 

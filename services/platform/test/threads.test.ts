@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { startThread } from '../src/threads.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 describe('startThread', () => {
   it('runs a TypeScript entry in a thread of its own, with the data it was given, under the test runner too', async () => {
     const thread = startThread(new URL('./fixtures/echo-thread.ts', import.meta.url), { data: { greeting: 'hello' } });

@@ -6,14 +6,12 @@ import {
   createKafkaBus,
   createPostgresBus,
   installTracing,
-  migrate,
-  platformMigrations,
   systemContext,
   type BusEvent,
   type Database,
   type EventBus,
 } from '../src/index.ts';
-import { eventually, kcatInstalled, openTestDatabase, silentLogger, startKafkaMockCluster, type KafkaMockCluster } from '../src/testing/index.ts';
+import { eventually, kcatInstalled, openMigratedDatabase, silentLogger, startKafkaMockCluster, type KafkaMockCluster } from '../src/testing/index.ts';
 import { fastDelivery } from './bus.contract.ts';
 
 // Tracing is global to a process: this suite's exporter is installed before anything makes a span.
@@ -41,8 +39,7 @@ function tracedDelivery(adapter: string, makeBus: (database: Database) => EventB
     });
 
     it("continue the trace that wrote the event, and an event a consumer writes continues it further", async () => {
-      database = await openTestDatabase();
-      await migrate(database, 'platform', platformMigrations);
+      database = await openMigratedDatabase();
       bus = makeBus(database);
       const favorites: BusEvent[] = [];
       bus.subscribe('welcome', ['user.registered'], (event, tx) => appendEvent(tx, systemContext(), 'favorite.changed', { videoId: 'v1', favorite: true }, event.userId).then(() => undefined));
@@ -63,8 +60,7 @@ function tracedDelivery(adapter: string, makeBus: (database: Database) => EventB
     });
 
     it('make no spans for an event written outside any trace (background work)', async () => {
-      database = await openTestDatabase();
-      await migrate(database, 'platform', platformMigrations);
+      database = await openMigratedDatabase();
       bus = makeBus(database);
       const seen: BusEvent[] = [];
       bus.subscribe('lists', ['favorite.changed'], async (event) => void seen.push(event));

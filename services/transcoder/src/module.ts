@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineModule } from '@cliffhanger/platform';
 import { ffmpegBuilds } from './ffmpeg-paths.ts';
 import { limitsOf } from './limits.ts';
-import { registerTranscodeWorker, sweepCrashLeftovers, transcodeRequests, type TranscodeRequests } from './worker.ts';
+import { registerTranscodeWorker, sweepCrashLeftovers, transcodeEpisodeJob, transcodeRequests, type TranscodeRequests } from './worker.ts';
 
 /**
  * The transcode worker: takes transcode jobs from the queue and writes HLS ladders. Others reach
@@ -10,6 +10,7 @@ import { registerTranscodeWorker, sweepCrashLeftovers, transcodeRequests, type T
  */
 export const transcoderModule = defineModule<TranscodeRequests>({
   name: 'transcoder',
+  queues: [transcodeEpisodeJob.queue],
   init({ platform }) {
     const deps = { ...platform, workDir: path.join(platform.config.dataDir, 'transcoding'), limits: limitsOf(platform.config) };
     registerTranscodeWorker(deps);

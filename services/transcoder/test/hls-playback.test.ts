@@ -11,8 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClip } from '@cliffhanger/platform/testing';
 import { ffmpegPath, transcodeToHls, type TranscodeResult } from '../src/index.ts';
-import { makeClip, scratchDir } from './media.ts';
+import { scratchDir, tools } from './media.ts';
+
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
@@ -76,7 +79,7 @@ beforeAll(async () => {
   if (noBrowser) return;
   dir = await scratchDir();
   const source = join(dir.path, 'episode.mp4');
-  await makeClip(source, { seconds: 7, width: 360, height: 640 });
+  await makeClip(tools, { file: source, rate: 30, seconds: 7, width: 360, height: 640 });
   result = await transcodeToHls({ input: source, outputDir: join(dir.path, 'new'), preset: 'ultrafast' });
   served = await serveStatic(dir.path);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LADDER, outputFrameRate, planLadder } from '../src/index.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 const names = (w: number, h: number) => planLadder(w, h).map((r) => r.name);
 const sizes = (w: number, h: number) => planLadder(w, h).map((r) => `${r.width}x${r.height}`);
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIO_GROUP, averageBitRate, peakBitRate, renderMasterPlaylist, type Segment } from '../src/master-playlist.ts';
 
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
+
 const seg = (seconds: number, kbits: number): Segment => ({ uri: 's.ts', seconds, bytes: (kbits * 1000) / 8 });
 
 describe('variant bandwidth', () => {

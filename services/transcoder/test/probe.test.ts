@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClip } from '@cliffhanger/platform/testing';
 import { InvalidMediaError, probeMedia } from '../src/index.ts';
-import { makeAudioOnly, makeClip, makeStill, scratchDir } from './media.ts';
+import { makeAudioOnly, makeStill, scratchDir, tools } from './media.ts';
+
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
 
 describe('probeMedia', () => {
   let dir: Awaited<ReturnType<typeof scratchDir>>;
@@ -14,7 +17,7 @@ describe('probeMedia', () => {
 
   it('reads duration, size, codec and audio of a video', async () => {
     const file = join(dir.path, 'clip.mp4');
-    await makeClip(file, { seconds: 1.5, width: 180, height: 320 });
+    await makeClip(tools, { file, rate: 30, seconds: 1.5, width: 180, height: 320 });
     expect(await probeMedia(file)).toMatchObject({
       durationSeconds: expect.closeTo(1.5, 1),
       width: 180,
@@ -27,13 +30,13 @@ describe('probeMedia', () => {
 
   it('an MPEG-TS upload probes like any other video', async () => {
     const file = join(dir.path, 'camera.ts');
-    await makeClip(file, { seconds: 1, width: 320, height: 180 });
+    await makeClip(tools, { file, rate: 30, seconds: 1, width: 320, height: 180 });
     expect(await probeMedia(file)).toMatchObject({ width: 320, height: 180, hasAudio: true, videoCodec: 'h264' });
   });
 
   it('a phone clip stored sideways with a rotation flag reports its display size', async () => {
     const file = join(dir.path, 'sideways.mp4');
-    await makeClip(file, { seconds: 1, width: 320, height: 180, audio: false, rotate: 90 });
+    await makeClip(tools, { file, rate: 30, seconds: 1, width: 320, height: 180, audio: false, rotate: 90 });
     expect(await probeMedia(file)).toMatchObject({ width: 180, height: 320, hasAudio: false });
   });
 
@@ -63,7 +66,7 @@ describe('probeMedia', () => {
 
   it('a broken ffprobe install is not blamed on the upload', async () => {
     const file = join(dir.path, 'fine.mp4');
-    await makeClip(file, { seconds: 1, width: 160, height: 90 });
+    await makeClip(tools, { file, rate: 30, seconds: 1, width: 160, height: 90 });
     process.env.FFPROBE_PATH = join(dir.path, 'no-such-ffprobe');
     try {
       const error = await probeMedia(file).catch((e: unknown) => e);

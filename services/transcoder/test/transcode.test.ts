@@ -4,10 +4,13 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClip } from '@cliffhanger/platform/testing';
 import {
   AUDIO, FIRST_SEGMENT_SECONDS, ffmpegTools, InvalidMediaError, planLadder, SEGMENT_SECONDS, transcodeToHls, type TranscodeResult,
 } from '../src/index.ts';
-import { isJpeg, makeClip, probeStreams, scratchDir } from './media.ts';
+import { isJpeg, probeStreams, scratchDir, tools } from './media.ts';
+
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
 
 const run = promisify(execFile);
 const readText = (file: string) => readFile(file, 'utf8');
@@ -61,7 +64,7 @@ describe('transcodeToHls', () => {
     // A space and a percent sign: neither may be split into two arguments or read as a template.
     mediaDir = join(dir.path, 'media 100%');
     outputDir = join(mediaDir, 'episode-1');
-    await makeClip(source, { seconds: 5, width: 480, height: 854 });
+    await makeClip(tools, { file: source, rate: 30, seconds: 5, width: 480, height: 854 });
     result = await transcodeToHls({
       input: source, outputDir, segmentSeconds: 2, preset: 'ultrafast', onProgress: (p) => progress.push(p),
     });
@@ -207,7 +210,7 @@ describe('transcodeToHls with unusual sources', () => {
 
   it('a silent phone clip stored sideways comes out vertical, its rungs sharing an AAC track of silence', async () => {
     const input = join(dir.path, 'silent.mp4');
-    await makeClip(input, { seconds: 2.5, width: 568, height: 320, audio: false, rotate: 90 });
+    await makeClip(tools, { file: input, rate: 30, seconds: 2.5, width: 568, height: 320, audio: false, rotate: 90 });
     const outputDir = join(dir.path, 'silent');
     const result = await transcodeToHls({ input, outputDir, segmentSeconds: 2, preset: 'ultrafast' });
     expect(result.renditions.map((r) => `${r.name} ${r.width}x${r.height}`)).toEqual(['240p 240x426', '320p 320x568']);
@@ -232,7 +235,7 @@ describe('transcodeToHls at the worker’s segment length', () => {
     dir = await scratchDir();
     const input = join(dir.path, 'episode.mp4');
     // 360p and up: a Main rung (with B-frames, so its encoder delays timestamps) beside a Baseline one.
-    await makeClip(input, { seconds: 9, width: 360, height: 640 });
+    await makeClip(tools, { file: input, rate: 30, seconds: 9, width: 360, height: 640 });
     outputDir = join(dir.path, 'hls');
     result = await transcodeToHls({ input, outputDir, segmentSeconds: SEGMENT_SECONDS, preset: 'veryfast' });
   });

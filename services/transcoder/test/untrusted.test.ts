@@ -7,10 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeClip } from '@cliffhanger/platform/testing';
 import {
   DEFAULT_LIMITS, FfmpegError, ffmpegPath, ffprobePath, InvalidMediaError, probeMedia, runFfmpeg, transcodeToHls,
 } from '../src/index.ts';
-import { makeClip, scratchDir } from './media.ts';
+import { scratchDir, tools } from './media.ts';
+
+// No database, queue or cache here: the second pass (PostgreSQL and Redis) leaves this file out (scripts/test.sh).
 
 let dir: Awaited<ReturnType<typeof scratchDir>>;
 let clip: string;
@@ -21,7 +24,7 @@ let origin: string;
 beforeAll(async () => {
   dir = await scratchDir();
   clip = join(dir.path, 'clip.mp4');
-  await makeClip(clip, { seconds: 4, width: 640, height: 360 });
+  await makeClip(tools, { file: clip, rate: 30, seconds: 4, width: 640, height: 360 });
   // Stands for any address a hostile upload might make the worker fetch.
   requests = [];
   server = createServer((req, res) => {
@@ -64,7 +67,7 @@ describe('an upload that is not a plain video file', () => {
     ['a playlist of local segments', 'local.m3u8', () => playlist('clip.ts'), 'hls'],
     ['a concat list reaching for other files', 'list.txt', () => 'ffconcat version 1.0\nfile /etc/passwd\n', 'concat'],
   ])('%s is refused: its probed format is not on the allow-list', async (_, name, content, format) => {
-    await makeClip(join(dir.path, 'clip.ts'), { seconds: 1, width: 160, height: 90 });
+    await makeClip(tools, { file: join(dir.path, 'clip.ts'), rate: 30, seconds: 1, width: 160, height: 90 });
     const file = join(dir.path, name);
     await writeFile(file, content());
     const error = await refusal(probeMedia(file));
@@ -80,7 +83,7 @@ describe('an upload that is not a plain video file', () => {
     expect(tooLong).toBeInstanceOf(InvalidMediaError);
     expect((tooLong as Error).message).toMatch(/runs 0:04, longer than the 0:02 allowed/);
     const wide = join(dir.path, 'wide.mp4');
-    await makeClip(wide, { seconds: 0.2, width: 4112, height: 16, audio: false });
+    await makeClip(tools, { file: wide, rate: 30, seconds: 0.2, width: 4112, height: 16, audio: false });
     const tooWide = await refusal(probeMedia(wide));
     expect(tooWide).toBeInstanceOf(InvalidMediaError);
     expect((tooWide as Error).message).toMatch(/4112x16, larger than 4096 pixels a side/);

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, stopPlatform, type BusEvent, type Platform } from '@cliffhanger/platform';
-import { eventually, openTestPlatform } from '@cliffhanger/platform/testing';
+import { eventually, makeClip, openTestPlatform } from '@cliffhanger/platform/testing';
 import {
   DEFAULT_LIMITS, ffmpegPath, ladderPrefixOf, registerTranscodeWorker, sweepCrashLeftovers, transcodeEpisodeJob, transcodeJobIdOf, transcodeRequests,
 } from '../src/index.ts';
-import { makeClip, scratchDir } from './media.ts';
+import { scratchDir, tools } from './media.ts';
 
 let platform: Platform;
 let events: BusEvent[];
@@ -31,7 +31,7 @@ afterEach(async () => {
 async function storedUpload(episodeId: string, bytes?: Buffer) {
   const file = path.join(scratch.path, `${episodeId}.mp4`);
   if (bytes) fs.writeFileSync(file, bytes);
-  else await makeClip(file, { seconds: 2, width: 320, height: 240 });
+  else await makeClip(tools, { file, rate: 30, seconds: 2, width: 320, height: 240 });
   const upload = { episodeId, uploadId: `upload-${episodeId}`, sourceKey: `uploads/${episodeId}/source.mp4` };
   await platform.storage.putFile(upload.sourceKey, file);
   return upload;

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { ok, parseInput, requiredText, type RequestContext, type ServiceClient } from '@cliffhanger/platform';
+import { ok, pagingSchema, parseInput, requiredText, roles, type AdminCall, type RequestContext, type ServiceClient } from '@cliffhanger/platform';
 import type { EpisodeTerms, SeriesTerms } from './ports.ts';
-import type { BonusGrant, Credit, OrderCredit, Refund, Standing, UnlockService, VipState } from './service.ts';
+import type { AdminWallet, BonusGrant, CoinGrant, Credit, OrderCredit, OrderReversal, Restoral, Reversal, Standing, UnlockService, VipState } from './service.ts';
 
 /** What other services ask the unlock service: coins, entitlements, and credits from payments. */
 export interface UnlockClient {
@@ -12,9 +12,16 @@ export interface UnlockClient {
   watchableNumbers(userId: string | null, series: SeriesTerms): Promise<number[]>;
   unlockedNumbers(userId: string, videoId: string): Promise<number[]>;
   creditOrder(context: RequestContext, order: OrderCredit): Promise<Credit>;
-  refundOrder(context: RequestContext, orderId: string): Promise<Refund | null>;
+  /** A refund's or dispute's share of an order's coins back, once per reference. */
+  reverseOrder(context: RequestContext, reversal: OrderReversal): Promise<Reversal>;
+  /** A dispute won: what its reversal took back returned, once. */
+  restoreReversal(context: RequestContext, orderId: string, reference: string): Promise<Restoral>;
   grantBonus(context: RequestContext, grant: BonusGrant): Promise<Credit>;
   applyVip(userId: string, state: VipState | null): Promise<void>;
+  /** An operator's grant of bonus coins with its reason, audited (the admin API's grants). */
+  grantCoins(grant: CoinGrant, by: AdminCall): Promise<{ reference: string; coins: number; balance: number }>;
+  /** A wallet as an operator sees it: balances, bonus lots, a ledger page, the latest unlocks. */
+  walletOf(userId: string, page: number, size: number): Promise<AdminWallet>;
 }
 
 export function unlockClientInProcess(unlocks: UnlockService): UnlockClient {
@@ -24,9 +31,12 @@ export function unlockClientInProcess(unlocks: UnlockService): UnlockClient {
     watchableNumbers: unlocks.watchableNumbers,
     unlockedNumbers: unlocks.unlockedNumbers,
     creditOrder: unlocks.creditOrder,
-    refundOrder: unlocks.refundOrder,
+    reverseOrder: unlocks.reverseOrder,
+    restoreReversal: unlocks.restoreReversal,
     grantBonus: unlocks.grantBonus,
     applyVip: unlocks.applyVip,
+    grantCoins: unlocks.grantCoins,
+    walletOf: unlocks.walletOf,
   };
 }
 
@@ -50,12 +60,21 @@ const seriesBody = z.object({
   numbers: z.array(z.number().int().min(1)).max(10_000),
 });
 const orderBody = z.object({ orderId: id('orderId'), userId: id('userId'), coins, bonusCoins: coins });
-const refundBody = z.object({ orderId: id('orderId') });
+const reversalBody = z.object({ orderId: id('orderId'), reference: id('reference'), paidCoins: coins, bonusCoins: coins });
+const restoreBody = z.object({ orderId: id('orderId'), reference: id('reference') });
 const grantBody = z.object({ userId: id('userId'), coins, reference: id('reference'), kind: z.enum(['bonus', 'checkin']) });
 const vipBody = z.object({
   userId: id('userId'),
   vip: z.object({ planId: id('planId'), activeUntil: z.coerce.date(), cancelAtPeriodEnd: z.boolean() }).nullable(),
 });
+
+const coinGrantBody = z.object({
+  userId: id('userId'),
+  coins: coins.min(1),
+  reason: requiredText('reason is required', 500),
+  caller: z.object({ actor: id('actor'), role: z.enum(roles) }),
+});
+const walletQuery = pagingSchema.extend({ userId: id('userId') });
 
 /** The unlock service's internal endpoints, behind the INTERNAL_TOKEN check of the service process. */
 export function unlockInternalRoutes(unlocks: UnlockService): Router {
@@ -78,11 +97,23 @@ export function unlockInternalRoutes(unlocks: UnlockService): Router {
   router.post('/internal/unlock/credit-order', async (req, res) => {
     res.json(ok(await unlocks.creditOrder(req.context, parseInput(orderBody, req.body))));
   });
-  router.post('/internal/unlock/refund-order', async (req, res) => {
-    res.json(ok(await unlocks.refundOrder(req.context, parseInput(refundBody, req.body).orderId)));
+  router.post('/internal/unlock/reverse-order', async (req, res) => {
+    res.json(ok(await unlocks.reverseOrder(req.context, parseInput(reversalBody, req.body))));
+  });
+  router.post('/internal/unlock/restore-reversal', async (req, res) => {
+    const { orderId, reference } = parseInput(restoreBody, req.body);
+    res.json(ok(await unlocks.restoreReversal(req.context, orderId, reference)));
   });
   router.post('/internal/unlock/grant-bonus', async (req, res) => {
     res.json(ok(await unlocks.grantBonus(req.context, parseInput(grantBody, req.body))));
+  });
+  router.post('/internal/unlock/grant-coins', async (req, res) => {
+    const { caller, ...grant } = parseInput(coinGrantBody, req.body);
+    res.json(ok(await unlocks.grantCoins(grant, { context: req.context, caller })));
+  });
+  router.get('/internal/unlock/wallet', async (req, res) => {
+    const { userId, page, size } = parseInput(walletQuery, req.query);
+    res.json(ok(await unlocks.walletOf(userId, page, size)));
   });
   router.post('/internal/unlock/vip', async (req, res) => {
     const { userId, vip } = parseInput(vipBody, req.body);
@@ -109,8 +140,11 @@ export function unlockClientOverHttp(http: ServiceClient): UnlockClient {
     watchableNumbers: (userId, series) => http.post('/internal/unlock/watchable-numbers', { userId, ...series }),
     unlockedNumbers: (userId, videoId) => http.get('/internal/unlock/unlocked-numbers', { userId, videoId }),
     creditOrder: (context, order) => http.post('/internal/unlock/credit-order', order, context),
-    refundOrder: (context, orderId) => http.post('/internal/unlock/refund-order', { orderId }, context),
+    reverseOrder: (context, reversal) => http.post('/internal/unlock/reverse-order', reversal, context),
+    restoreReversal: (context, orderId, reference) => http.post('/internal/unlock/restore-reversal', { orderId, reference }, context),
     grantBonus: (context, grant) => http.post('/internal/unlock/grant-bonus', grant, context),
     applyVip: async (userId, vip) => void (await http.post('/internal/unlock/vip', { userId, vip })),
+    grantCoins: (grant, { context, caller }: AdminCall) => http.post('/internal/unlock/grant-coins', { ...grant, caller }, context),
+    walletOf: (userId, page, size) => http.get('/internal/unlock/wallet', { userId, page: String(page), size: String(size) }),
   };
 }

@@ -27,8 +27,9 @@ async function mergeWallets(tx: Executor, context: RequestContext, merge: Wallet
       const moved = { coins: coins.paidCoins, bonusCoins: coins.bonusCoins, unlocks, checkins };
       // Recorded even when nothing moved: it says where whatever the guest was credited before now went.
       await repo.insertMerge(tx, { reference, guestId, memberId, lastEntryId: await repo.lastEntryId(tx, guestId), ...moved, mergedAt: at });
-      // The wallet.merged payload (proto/): what the member received, and its balance afterwards.
-      const merged = { guestId, ...moved, balance: member.balance };
+      // The wallet.merged payload (proto/): what the member received, its balance afterwards, and the
+      // merge's reference, which names its ledger entries (one guest can merge into one member twice).
+      const merged = { guestId, ...moved, balance: member.balance, reference };
       if (Object.values(moved).some((count) => count > 0)) await appendEvent(tx, context, 'wallet.merged', merged, memberId);
       return merged;
     }),

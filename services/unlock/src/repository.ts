@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '@cliffhanger/platform';
-import { bonusLots, checkins, guestMerges, ledger, unlocks, vip, wallets, type LedgerKind } from './schema.ts';
+import { bonusLots, checkins, guestMerges, ledger, reversals, revokedUnlocks, unlocks, vip, wallets, type LedgerKind } from './schema.ts';
 
 export type Wallet = typeof wallets.$inferSelect;
 export type LedgerEntry = typeof ledger.$inferSelect;
@@ -8,6 +8,8 @@ export type BonusLot = typeof bonusLots.$inferSelect;
 export type VipRow = typeof vip.$inferSelect;
 export type CheckinRow = typeof checkins.$inferSelect;
 export type GuestMerge = typeof guestMerges.$inferSelect;
+export type ReversalRow = typeof reversals.$inferSelect;
+export type UnlockRow = typeof unlocks.$inferSelect;
 
 /** The only code that knows the unlock service's tables. */
 export const unlockRepository = {
@@ -258,6 +260,74 @@ export const unlockRepository = {
       .orderBy(asc(guestMerges.id))
       .limit(1);
     return row?.memberId ?? userId;
+  },
+
+  async reversalOf(db: Executor, reference: string): Promise<ReversalRow | null> {
+    const [row] = await db.select().from(reversals).where(eq(reversals.reference, reference));
+    return row ?? null;
+  },
+
+  async insertReversal(db: Executor, row: typeof reversals.$inferInsert): Promise<void> {
+    await db.insert(reversals).values(row);
+  },
+
+  async updateReversal(db: Executor, reference: string, changes: Pick<ReversalRow, 'paidCoins' | 'bonusCoins' | 'unlocksRevoked'>): Promise<void> {
+    await db.update(reversals).set(changes).where(eq(reversals.reference, reference));
+  },
+
+  async markRestored(db: Executor, reference: string, at: Date): Promise<void> {
+    await db.update(reversals).set({ state: 'restored', restoredAt: at }).where(eq(reversals.reference, reference));
+  },
+
+  /** The user's latest unlock that cost coins, made at or after `since`: the next to revoke. */
+  async latestPaidUnlockSince(db: Executor, userId: string, since: Date): Promise<UnlockRow | null> {
+    const [row] = await db
+      .select()
+      .from(unlocks)
+      .where(and(eq(unlocks.userId, userId), gt(unlocks.priceCoins, 0), gte(unlocks.unlockedAt, since)))
+      .orderBy(desc(unlocks.unlockedAt), desc(unlocks.episodeId))
+      .limit(1);
+    return row ?? null;
+  },
+
+  /**
+   * The ledger reference of an unlock about to be charged: `unlock:<user>:<episode>`, and for an
+   * episode unlocked again after refunds revoked it (its first entry stays in the ledger) the number
+   * of those revokes after it, which only grows: each unlock of one episode is its own entry.
+   */
+  async unlockReference(db: Executor, userId: string, episodeId: string): Promise<string> {
+    const first = `unlock:${userId}:${episodeId}`;
+    const [again] = await queryRows<{ revokes: number }>(
+      db,
+      sql`select count(*)::int as revokes from unlock.revoked_unlocks
+           where user_id = ${userId} and episode_id = ${episodeId} and exists (select 1 from unlock.ledger where reference = ${first})`,
+    );
+    return again!.revokes > 0 ? `${first}:${again!.revokes}` : first;
+  },
+
+  /** Removes the unlock and keeps it as the reversal revoked it. */
+  async revokeUnlock(db: Executor, reversal: string, row: UnlockRow, at: Date): Promise<void> {
+    await db.delete(unlocks).where(and(eq(unlocks.userId, row.userId), eq(unlocks.episodeId, row.episodeId)));
+    await db.insert(revokedUnlocks).values({ reversal, ...row, revokedAt: at });
+  },
+
+  /** What a reversal revoked and has not given back, earliest unlocked first. */
+  revokedBy: (db: Executor, reversal: string) =>
+    db
+      .select()
+      .from(revokedUnlocks)
+      .where(and(eq(revokedUnlocks.reversal, reversal), sql`${revokedUnlocks.restoredAt} is null`))
+      .orderBy(asc(revokedUnlocks.unlockedAt), asc(revokedUnlocks.episodeId)),
+
+  /** Unlocks a revoked episode again as it was; false when the user has it already (bought again). */
+  async restoreUnlock(db: Executor, row: typeof revokedUnlocks.$inferSelect, at: Date): Promise<boolean> {
+    const { userId, episodeId, videoId, episodeNumber, priceCoins, unlockedAt } = row;
+    const inserted = await db.insert(unlocks).values({ userId, episodeId, videoId, episodeNumber, priceCoins, unlockedAt }).onConflictDoNothing().returning({ episodeId: unlocks.episodeId });
+    await db
+      .update(revokedUnlocks)
+      .set({ restoredAt: at })
+      .where(and(eq(revokedUnlocks.reversal, row.reversal), eq(revokedUnlocks.episodeId, episodeId)));
+    return inserted.length > 0;
   },
 };
 

@@ -4,7 +4,7 @@ export const unlock = pgSchema('unlock');
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const ledgerKinds = ['purchase', 'bonus', 'unlock', 'refund', 'expiry', 'checkin', 'merge_out', 'merge_in'] as const;
+export const ledgerKinds = ['purchase', 'bonus', 'unlock', 'refund', 'expiry', 'checkin', 'merge_out', 'merge_in', 'revoke', 'restore', 'grant'] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
 export const wallets = unlock.table('wallets', {
@@ -80,4 +80,42 @@ export const guestMerges = unlock.table('guest_merges', {
   unlocks: integer('unlocks').notNull(),
   checkins: integer('checkins').notNull(),
   mergedAt: at('merged_at').notNull(),
+});
+
+export const reversals = unlock.table('reversals', {
+  reference: text('reference').primaryKey(),
+  orderId: text('order_id').notNull(),
+  userId: text('user_id').notNull(),
+  paidCoins: integer('paid_coins').notNull(),
+  bonusCoins: integer('bonus_coins').notNull(),
+  unlocksRevoked: integer('unlocks_revoked').notNull(),
+  state: text('state', { enum: ['reversed', 'restored'] }).notNull(),
+  reversedAt: at('reversed_at').notNull(),
+  restoredAt: at('restored_at'),
+});
+
+export const revokedUnlocks = unlock.table(
+  'revoked_unlocks',
+  {
+    reversal: text('reversal').notNull(),
+    userId: text('user_id').notNull(),
+    episodeId: text('episode_id').notNull(),
+    videoId: text('video_id').notNull(),
+    episodeNumber: integer('episode_number').notNull(),
+    priceCoins: integer('price_coins').notNull(),
+    unlockedAt: at('unlocked_at').notNull(),
+    revokedAt: at('revoked_at').notNull(),
+    restoredAt: at('restored_at'),
+  },
+  (table) => [primaryKey({ columns: [table.reversal, table.episodeId] })],
+);
+
+/** Why an operator granted coins, beside the `grant` ledger entry that credited them (0006). */
+export const grants = unlock.table('grants', {
+  reference: text('reference').primaryKey(),
+  userId: text('user_id').notNull(),
+  coins: integer('coins').notNull(),
+  reason: text('reason').notNull(),
+  actor: text('actor').notNull(),
+  grantedAt: at('granted_at').notNull(),
 });

@@ -1,7 +1,10 @@
-import { appendEvent, Conflict, PaymentRequired, type Database, type EventBus, type Executor, type Page, type RequestContext } from '@cliffhanger/platform';
+import { randomUUID } from 'node:crypto';
+import { appendEvent, auditAdminCall, Conflict, pageOf, PaymentRequired, type AdminCall, type Database, type EventBus, type Executor, type Page, type RequestContext } from '@cliffhanger/platform';
 import { ALREADY_CHECKED_IN, checkinDay, rewardOf, type Checkin, type CheckinStatus } from './checkin.ts';
 import { createGuestMerges } from './guest-merge.ts';
+import { createReversals } from './reversal.ts';
 import type { EpisodeOffer, EpisodeTerms, SeriesTerms } from './ports.ts';
+import { adminRepository as admin } from './admin-repository.ts';
 import { unlockRepository as repo } from './repository.ts';
 import { withLockedWallet, type LockedWallet } from './wallet.ts';
 
@@ -53,13 +56,7 @@ export interface Credit {
   balance: number;
 }
 
-/** What a refund took back: never more than is left, so the wallet stays at zero or above. */
-export interface Refund {
-  refunded: boolean;
-  paidCoins: number;
-  bonusCoins: number;
-  balance: number;
-}
+export type { OrderReversal, Restoral, Reversal } from './reversal.ts';
 
 export interface UnlockedVideo {
   videoId: string;
@@ -75,9 +72,36 @@ export interface UnlockServiceDeps {
 }
 
 /** One credit to a wallet: paid and bonus coins under a reference that makes it happen once. */
+/** A wallet as an operator sees it (`GET /api/admin/users/:id`). */
+export interface AdminWallet {
+  balance: number;
+  paidCoins: number;
+  bonusCoins: number;
+  bonusLots: { coins: number; remaining: number; expiresAt: string; grantedBy: string }[];
+  ledger: Page<{
+    kind: string;
+    reference: string;
+    paidDelta: number;
+    bonusDelta: number;
+    paidBalance: number;
+    bonusBalance: number;
+    createdAt: string;
+    reason: string | null;
+    actor: string | null;
+  }>;
+  unlocks: { videoId: string; episodeId: string; number: number; priceCoins: number; unlockedAt: string }[];
+}
+
+/** An operator's grant of bonus coins to a user, with why (docs/api.md "Admin"). */
+export interface CoinGrant {
+  userId: string;
+  coins: number;
+  reason: string;
+}
+
 interface CreditEntry {
   userId: string;
-  kind: 'purchase' | BonusGrant['kind'];
+  kind: 'purchase' | 'grant' | BonusGrant['kind'];
   reference: string;
   coins: number;
   bonusCoins: number;
@@ -104,6 +128,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const bonusLifetimeMs = (deps.bonusCoinDays ?? BONUS_COIN_DAYS) * DAY_MS;
   const merges = createGuestMerges({ database, now });
+  const reversals = createReversals({ database, now, bonusLifetimeMs });
 
   async function balanceOf(userId: string, at: Date): Promise<number> {
     const { paidCoins, bonusCoins } = await repo.balancesOf(database.db, userId, at);
@@ -206,8 +231,9 @@ export function createUnlockService(deps: UnlockServiceDeps) {
             // is charged nothing; a shortfall rolls the claim back.
             if (!claimed) return { charged: false, balance: wallet.balance };
             if (wallet.balance < terms.priceCoins) throw new PaymentRequired('Not enough coins', { priceCoins: terms.priceCoins, balance: wallet.balance });
-            await wallet.spend('unlock', `unlock:${userId}:${episodeId}`, terms.priceCoins);
-            await appendEvent(tx, context, 'episode.unlocked', { episodeId, videoId: terms.videoId, priceCoins: terms.priceCoins, balance: wallet.balance }, userId);
+            const reference = await repo.unlockReference(tx, userId, episodeId);
+            await wallet.spend('unlock', reference, terms.priceCoins);
+            await appendEvent(tx, context, 'episode.unlocked', { episodeId, videoId: terms.videoId, priceCoins: terms.priceCoins, balance: wallet.balance, reference }, userId);
             return { charged: true, balance: wallet.balance };
           },
           (lockTx) => repo.lockWalletClaimingUnlock(lockTx, unlocked),
@@ -232,6 +258,56 @@ export function createUnlockService(deps: UnlockServiceDeps) {
     /** Bonus coins for a check-in or a promotion, once per reference. */
     grantBonus: (context: RequestContext, grant: BonusGrant): Promise<Credit> =>
       credit(context, { userId: grant.userId, kind: grant.kind, reference: grant.reference, coins: 0, bonusCoins: grant.coins }),
+
+    /**
+     * An operator's grant: bonus coins in a lot of their own (they lapse like any bonus), a `grant`
+     * ledger entry with the reason beside it (`unlock.grants`), and the audit, in one transaction
+     * under the wallet lock. Each call is a grant of its own.
+     */
+    async grantCoins(grant: CoinGrant, by: AdminCall): Promise<{ reference: string; coins: number; balance: number }> {
+      const at = now();
+      const reference = `grant:${randomUUID()}`;
+      const balance = await database.transaction((tx) =>
+        withLockedWallet(tx, grant.userId, at, async (wallet) => {
+          const before = wallet.balance;
+          await creditLocked(tx, by.context, wallet, at, { userId: grant.userId, kind: 'grant', reference, coins: 0, bonusCoins: grant.coins });
+          await admin.insertGrant(tx, { reference, userId: grant.userId, coins: grant.coins, reason: grant.reason, actor: by.caller.actor, grantedAt: at });
+          await auditAdminCall(tx, by, {
+            action: 'user.grant',
+            target: `user:${grant.userId}`,
+            before: { coins: before },
+            after: { coins: wallet.balance, granted: grant.coins, reason: grant.reason, reference },
+          });
+          return wallet.balance;
+        }),
+      );
+      bus.nudge();
+      return { reference, coins: grant.coins, balance };
+    },
+
+    /** A wallet as an operator sees it: balances, live bonus lots, a page of the ledger (grants with their reason), the latest unlocks. */
+    async walletOf(userId: string, page: number, size: number): Promise<AdminWallet> {
+      const at = now();
+      const [{ paidCoins, bonusCoins }, lots, entries, unlocked] = await Promise.all([
+        repo.balancesOf(database.db, userId, at),
+        admin.liveLots(database.db, userId, at),
+        admin.ledgerPage(database.db, userId, (page - 1) * size, size + 1),
+        admin.unlocksOf(database.db, userId, 100),
+      ]);
+      const iso = (date: Date) => date.toISOString();
+      return {
+        balance: paidCoins + bonusCoins,
+        paidCoins,
+        bonusCoins,
+        bonusLots: lots.map((lot) => ({ ...lot, expiresAt: iso(lot.expiresAt) })),
+        ledger: pageOf(
+          entries.map((entry) => ({ ...entry, createdAt: iso(entry.createdAt) })),
+          page,
+          size,
+        ),
+        unlocks: unlocked.map((row) => ({ ...row, unlockedAt: iso(row.unlockedAt) })),
+      };
+    },
 
     /** Where the viewer stands with the daily check-in, in their time zone. */
     async checkinStatus(userId: string, zone: string): Promise<CheckinStatus> {
@@ -268,25 +344,10 @@ export function createUnlockService(deps: UnlockServiceDeps) {
       }
     },
 
-    /**
-     * Takes back a refunded order's coins, once: what is left of its bonus lot and as many of its
-     * paid coins as the wallet still holds. Null when the order never credited anything.
-     */
-    async refundOrder(_context: RequestContext, orderId: string): Promise<Refund | null> {
-      const purchase = await repo.entryByReference(database.db, `order:${orderId}`);
-      if (!purchase) return null;
-      const reference = `refund:${orderId}`;
-      // Coins bought by a guest who has logged in since are in the member's wallet.
-      const holder = await repo.holderOf(database.db, purchase.userId, purchase.id);
-      return database.transaction((tx) =>
-        withLockedWallet(tx, holder, now(), async (wallet) => {
-          const earlier = await repo.entryByReference(tx, reference);
-          if (earlier) return { refunded: false, paidCoins: Math.abs(earlier.paidDelta), bonusCoins: Math.abs(earlier.bonusDelta), balance: wallet.balance };
-          const taken = await wallet.clawBack('refund', reference, purchase.reference, purchase.paidDelta);
-          return { refunded: true, ...taken, balance: wallet.balance };
-        }),
-      );
-    },
+    /** A refund's or dispute's share of an order's coins back, revoking latest unlocks where they were spent (reversal.ts). */
+    reverseOrder: reversals.reverseOrder,
+    /** A dispute won: its reversal given back (reversal.ts). */
+    restoreReversal: reversals.restoreReversal,
 
     /** `user.logged_in` with a guest: its wallet into the member's, in the consumer's transaction (guest-merge.ts). */
     mergeGuestWallet: merges.mergeGuestWallet,

@@ -25,6 +25,12 @@ export interface LockedWallet {
   /** Takes back what is left of the lot `grantedBy` credited and up to `paidCoins` paid coins: never more than there is. */
   clawBack(kind: LedgerKind, reference: string, grantedBy: string, paidCoins: number): Promise<{ paidCoins: number; bonusCoins: number }>;
   /**
+   * Takes `coins` back for a refund, the caller having checked the balance: first up to `lotCoins`
+   * of what is left of the lot `grantedBy` credited, then paid coins, then other bonus coins (those
+   * lapsing first), under one entry.
+   */
+  takeBack(kind: LedgerKind, reference: string, grantedBy: string, coins: number, lotCoins: number): Promise<{ paidCoins: number; bonusCoins: number }>;
+  /**
    * Hands every coin to `to`, a wallet locked in the same transaction: the paid coins, and the bonus
    * lots whole, each keeping its expiry. One entry leaves this ledger (`<reference>:out`), one
    * arrives in the other (`<reference>:in`); nothing is written when there is nothing to hand over.
@@ -109,6 +115,25 @@ export async function withLockedWallet<T, R extends LockedRow = LockedRow>(
       const taken = { paidCoins: Math.min(paidCoins, paid), bonusCoins };
       await post(kind, reference, -taken.paidCoins, -taken.bonusCoins);
       return taken;
+    },
+
+    async takeBack(kind, reference, grantedBy, coins, lotCoins) {
+      const found = await repo.lotGrantedBy(tx, grantedBy);
+      const lot = found?.userId === userId && found.expiresAt > at ? found : null;
+      const fromLot = Math.min(lot?.remaining ?? 0, lotCoins, coins);
+      if (lot && fromLot > 0) await repo.setLotRemaining(tx, lot.id, lot.remaining - fromLot);
+      const fromPaid = Math.min(paid, coins - fromLot);
+      let fromBonus = fromLot;
+      let rest = coins - fromLot - fromPaid;
+      for (const other of rest > 0 ? await repo.spendableLots(tx, userId, at) : []) {
+        if (rest === 0) break;
+        const taken = Math.min(other.remaining, rest);
+        await repo.setLotRemaining(tx, other.id, other.remaining - taken);
+        fromBonus += taken;
+        rest -= taken;
+      }
+      await post(kind, reference, -fromPaid, -fromBonus);
+      return { paidCoins: fromPaid, bonusCoins: fromBonus };
     },
 
     async handOver(to, reference) {

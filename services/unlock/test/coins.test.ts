@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentRequired } from '@cliffhanger/platform';
+import { Conflict, PaymentRequired } from '@cliffhanger/platform';
 import { DAY_MS, episode, newUser, openUnlocks } from './fixture.ts';
 
 let site: Awaited<ReturnType<typeof openUnlocks>>;
@@ -151,18 +151,56 @@ describe('credits from payments', () => {
     expect((await site.ledgerOf(userId)).map((entry) => entry.kind)).toEqual(['checkin']);
   });
 
-  it('a refund claws back only the unspent coins, once, and never below zero', async () => {
+  it('a refund of spent coins revokes the latest unlocks they paid for, once, and the wallet never goes below zero', async () => {
     const { userId, context } = newUser();
     await site.unlocks.creditOrder(context, { orderId: `a-${userId}`, userId, coins: 100, bonusCoins: 20 });
     await site.unlocks.creditOrder(context, { orderId: `b-${userId}`, userId, coins: 50, bonusCoins: 0 });
-    // 20 bonus coins of order a, then 60 paid coins: 90 paid coins are left.
-    await site.unlocks.unlockEpisode(context, userId, episode('spent', 5, 80));
+    // 20 bonus coins of order a, then 60 paid coins; then 40 paid coins: 50 paid coins are left.
+    await site.unlocks.unlockEpisode(context, userId, episode('first', 5, 80));
+    site.clock.advance(1000);
+    await site.unlocks.unlockEpisode(context, userId, episode('second', 5, 40));
 
-    expect(await site.unlocks.refundOrder(context, `a-${userId}`)).toEqual({ refunded: true, paidCoins: 90, bonusCoins: 0, balance: 0 });
-    expect(await site.unlocks.refundOrder(context, `a-${userId}`)).toEqual({ refunded: false, paidCoins: 90, bonusCoins: 0, balance: 0 });
-    expect(await site.unlocks.refundOrder(context, `b-${userId}`)).toEqual({ refunded: true, paidCoins: 0, bonusCoins: 0, balance: 0 });
+    // Order a's 120 coins: the latest unlock (40) is revoked first, then 'first' (80): 170, less 120.
+    const reversal = { orderId: `a-${userId}`, reference: `refund:a-${userId}`, paidCoins: 100, bonusCoins: 20 };
+    expect(await site.unlocks.reverseOrder(context, reversal)).toEqual({ reversed: true, coinsTaken: 120, unlocksRevoked: 2, balance: 50 });
+    expect(await site.unlocks.reverseOrder(context, reversal)).toEqual({ reversed: false, coinsTaken: 120, unlocksRevoked: 2, balance: 50 });
+    expect(await site.unlocks.unlockedNumbers(userId, 'first')).toEqual([]);
+    expect(await site.unlocks.unlockedNumbers(userId, 'second')).toEqual([]);
+    // Order b's 50 coins are all there: nothing more is revoked.
+    const whole = { orderId: `b-${userId}`, reference: `refund:b-${userId}`, paidCoins: 50, bonusCoins: 0 };
+    expect(await site.unlocks.reverseOrder(context, whole)).toEqual({ reversed: true, coinsTaken: 50, unlocksRevoked: 0, balance: 0 });
     expect(await site.walletOf(userId)).toEqual({ paid_coins: 0, bonus_coins: 0 });
-    expect(await site.unlocks.refundOrder(context, 'never-paid')).toBeNull();
+    expect((await site.ledgerOf(userId)).map((entry) => entry.kind)).toEqual(['purchase', 'purchase', 'unlock', 'unlock', 'revoke', 'revoke', 'refund', 'refund']);
+    await expect(site.unlocks.reverseOrder(context, { ...whole, orderId: 'never-paid', reference: 'refund:never' })).rejects.toThrow(Conflict);
+  });
+
+  it('an episode a refund revoked can be unlocked again, each time a ledger entry and an event of its own', async () => {
+    const { userId, context } = newUser();
+    const terms = episode('again', 4, 30);
+    for (const round of [1, 2]) {
+      await site.unlocks.creditOrder(context, { orderId: `again-${round}-${userId}`, userId, coins: 30, bonusCoins: 0 });
+      await site.unlocks.unlockEpisode(context, userId, terms);
+      const reversal = { orderId: `again-${round}-${userId}`, reference: `refund:again-${round}-${userId}`, paidCoins: 30, bonusCoins: 0 };
+      expect(await site.unlocks.reverseOrder(context, reversal)).toMatchObject({ reversed: true, unlocksRevoked: 1, balance: 0 });
+    }
+    await site.unlocks.creditOrder(context, { orderId: `again-3-${userId}`, userId, coins: 30, bonusCoins: 0 });
+    expect(await site.unlocks.unlockEpisode(context, userId, terms)).toEqual({ episodeId: terms.episodeId, balance: 0 });
+    expect(await site.unlocks.unlockedNumbers(userId, 'again')).toEqual([4]);
+
+    const spent = (await site.ledgerOf(userId)).filter((entry) => entry.kind === 'unlock').map((entry) => entry.reference);
+    expect(spent).toEqual([`unlock:${userId}:${terms.episodeId}`, `unlock:${userId}:${terms.episodeId}:1`, `unlock:${userId}:${terms.episodeId}:2`]);
+    expect((await site.eventsOf('episode.unlocked', userId)).map((event) => event.data.reference)).toEqual(spent);
+  });
+
+  it('a dispute won gives back the suspended coins and unlocks what it revoked; restoring twice does nothing', async () => {
+    const { userId, context } = newUser();
+    await site.unlocks.creditOrder(context, { orderId: `d-${userId}`, userId, coins: 100, bonusCoins: 0 });
+    await site.unlocks.unlockEpisode(context, userId, episode('kept', 5, 60));
+    const reversal = { orderId: `d-${userId}`, reference: `dispute:dp-${userId}`, paidCoins: 100, bonusCoins: 0 };
+    expect(await site.unlocks.reverseOrder(context, reversal)).toEqual({ reversed: true, coinsTaken: 100, unlocksRevoked: 1, balance: 0 });
+    expect(await site.unlocks.restoreReversal(context, `d-${userId}`, reversal.reference)).toEqual({ restored: true, coinsReturned: 100, unlocksRestored: 1, balance: 40 });
+    expect(await site.unlocks.restoreReversal(context, `d-${userId}`, reversal.reference)).toEqual({ restored: false, coinsReturned: 0, unlocksRestored: 0, balance: 40 });
+    expect(await site.unlocks.unlockedNumbers(userId, 'kept')).toEqual([5]);
   });
 
   it('a refund of an unspent order takes all its coins and its bonus back', async () => {
@@ -170,7 +208,8 @@ describe('credits from payments', () => {
     await site.unlocks.creditOrder(context, { orderId: `keep-${userId}`, userId, coins: 30, bonusCoins: 5 });
     await site.unlocks.creditOrder(context, { orderId: `undo-${userId}`, userId, coins: 100, bonusCoins: 20 });
 
-    expect(await site.unlocks.refundOrder(context, `undo-${userId}`)).toEqual({ refunded: true, paidCoins: 100, bonusCoins: 20, balance: 35 });
+    const reversal = { orderId: `undo-${userId}`, reference: `refund:undo-${userId}`, paidCoins: 100, bonusCoins: 20 };
+    expect(await site.unlocks.reverseOrder(context, reversal)).toEqual({ reversed: true, coinsTaken: 120, unlocksRevoked: 0, balance: 35 });
     expect(await site.unlocks.standingOf(userId)).toMatchObject({ coins: 35, bonusCoins: 5 });
     expect((await site.ledgerOf(userId)).at(-1)).toMatchObject({ kind: 'refund', reference: `refund:undo-${userId}`, paid_delta: -100, bonus_delta: -20 });
   });

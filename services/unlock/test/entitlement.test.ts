@@ -99,7 +99,7 @@ describe('events', () => {
       { data: { reference: `checkin:${userId}:d1`, kind: 'checkin', coins: 0, bonusCoins: 3, balance: 53 } },
     ]);
     expect(await site.eventsOf('episode.unlocked', userId)).toEqual([
-      { data: { episodeId: 'event-ep12', videoId: 'event', priceCoins: 25, balance: 28 } },
+      { data: { episodeId: 'event-ep12', videoId: 'event', priceCoins: 25, balance: 28, reference: `unlock:${userId}:event-ep12` } },
     ]);
   });
 });

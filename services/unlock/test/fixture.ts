@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { createPostgresBus, migrate, platformMigrations, queryRows, systemContext, type RequestContext } from '@cliffhanger/platform';
-import { openTestDatabase, silentLogger } from '@cliffhanger/platform/testing';
-import { unlockMigrations } from '../src/module.ts';
+import { createPostgresBus, queryRows, systemContext, type RequestContext } from '@cliffhanger/platform';
+import { openMigratedDatabase, silentLogger, testClock } from '@cliffhanger/platform/testing';
+import { unlockModule } from '../src/module.ts';
 import type { CatalogTerms, EpisodeOffer, EpisodeStatus, VideoCard } from '../src/ports.ts';
 import { createUnlockService } from '../src/service.ts';
 
@@ -9,16 +9,9 @@ export const DAY_MS = 86_400_000;
 
 /** The unlock service on a fresh database (PGlite, or the real server under TEST_DATABASE_URL), with a clock the test moves. */
 export async function openUnlocks(options: { bonusCoinDays?: number } = {}) {
-  const database = await openTestDatabase();
-  await migrate(database, 'platform', platformMigrations);
-  await migrate(database, 'unlock', unlockMigrations);
-  const clock = {
-    time: new Date('2025-03-01T12:00:00Z'),
-    advance(ms: number) {
-      clock.time = new Date(clock.time.getTime() + ms);
-    },
-  };
-  const unlocks = createUnlockService({ database, bus: createPostgresBus(database, silentLogger), now: () => clock.time, ...options });
+  const database = await openMigratedDatabase(unlockModule);
+  const clock = testClock();
+  const unlocks = createUnlockService({ database, bus: createPostgresBus(database, silentLogger), now: clock.now, ...options });
   const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(database.db, query);
   return {
     database,

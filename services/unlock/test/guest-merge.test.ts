@@ -45,7 +45,7 @@ describe("a guest's wallet on logging in", () => {
     await site.rows(sql`update unlock.bonus_lots set expires_at = ${new Date(site.clock.time.getTime() - 1000).toISOString()} where granted_by = ${`short:${guest.userId}`}`);
 
     const event = loggedIn(guest.userId, member.userId);
-    expect(await merge(event)).toEqual({ guestId: guest.userId, coins: 100, bonusCoins: 25, unlocks: 0, checkins: 0, balance: 175 });
+    expect(await merge(event)).toEqual({ guestId: guest.userId, coins: 100, bonusCoins: 25, unlocks: 0, checkins: 0, balance: 175, reference: `merge:${event.id}` });
 
     expect(await site.walletOf(guest.userId)).toEqual({ paid_coins: 0, bonus_coins: 0 });
     expect(await site.unlocks.standingOf(guest.userId)).toMatchObject({ coins: 0, bonusCoins: 0 });
@@ -67,7 +67,7 @@ describe("a guest's wallet on logging in", () => {
       bonus_balance: 25,
     });
     expect((await site.eventsOf('wallet.merged', member.userId)).map((row) => row.data)).toEqual([
-      { guestId: guest.userId, coins: 100, bonusCoins: 25, unlocks: 0, checkins: 0, balance: 175 },
+      { guestId: guest.userId, coins: 100, bonusCoins: 25, unlocks: 0, checkins: 0, balance: 175, reference: `merge:${event.id}` },
     ]);
 
     // The order's lot lapses 30 days after its credit, as it would have for the guest; the promotion's 10 days later.
@@ -139,7 +139,8 @@ describe('coins bought by a guest who has logged in since', () => {
     await site.unlocks.creditOrder(member.context, { orderId: `r-${member.userId}`, userId: member.userId, coins: 20, bonusCoins: 0 });
     await merge(loggedIn(guest.userId, member.userId));
 
-    expect(await site.unlocks.refundOrder(systemContext(), `r-${guest.userId}`)).toEqual({ refunded: true, paidCoins: 100, bonusCoins: 10, balance: 20 });
+    const reversal = { orderId: `r-${guest.userId}`, reference: `refund:r-${guest.userId}`, paidCoins: 100, bonusCoins: 10 };
+    expect(await site.unlocks.reverseOrder(systemContext(), reversal)).toEqual({ reversed: true, coinsTaken: 110, unlocksRevoked: 0, balance: 20 });
     expect(await site.walletOf(member.userId)).toEqual({ paid_coins: 20, bonus_coins: 0 });
     expect(await site.walletOf(guest.userId)).toEqual({ paid_coins: 0, bonus_coins: 0 });
   });
@@ -164,6 +165,9 @@ describe('coins bought by a guest who has logged in since', () => {
       expect.stringMatching(/^merge:.*:in$/),
       `merge:order:${late.orderId}:in`,
     ]);
+    // Two merges of one guest into one member: each event names its own merge, so each ledger entry has one event.
+    const references = (await site.eventsOf('wallet.merged', member.userId)).map((row) => (row.data as { reference: string }).reference);
+    expect(references.map((reference) => `${reference}:in`)).toEqual((await site.ledgerOf(member.userId)).map((entry) => entry.reference));
 
     // Anyone else asking for those coins is refused, as before.
     const stranger = newUser();

@@ -112,7 +112,10 @@ describe('the client over HTTP', () => {
     await client.applyVip(userId, null);
     expect((await client.standingOf(userId)).vip).toBeNull();
 
-    expect(await client.refundOrder(context, `o-${userId}`)).toEqual({ refunded: true, paidCoins: 26, bonusCoins: 0, balance: 0 });
-    expect(await client.refundOrder(context, 'never-paid')).toBeNull();
+    const reversal = { orderId: `o-${userId}`, reference: `refund:r-${userId}`, paidCoins: 30, bonusCoins: 6 };
+    expect(await client.reverseOrder(context, reversal)).toEqual({ reversed: true, coinsTaken: 36, unlocksRevoked: 1, balance: 0 });
+    expect(await client.mayWatch(userId, locked)).toBe(false);
+    expect(await client.restoreReversal(context, `o-${userId}`, `refund:r-${userId}`)).toEqual({ restored: true, coinsReturned: 36, unlocksRestored: 1, balance: 26 });
+    expect(await client.mayWatch(userId, locked)).toBe(true);
   });
 });

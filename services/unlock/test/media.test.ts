@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '@cliffhanger/platform';
-import { clipBytes, notAVideo, startSite, type Site } from '@cliffhanger/platform/testing';
+import { makeClip, notAVideo, startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { ffmpegTools, transcoderModule } from '@cliffhanger/transcoder';
 import { userModule } from '@cliffhanger/user';
@@ -14,7 +14,7 @@ let episodeId: string;
 beforeAll(async () => {
   site = await startSite({ modules: [userModule, catalogModule, unlockModule, transcoderModule] });
   videoId = await site.series({ title: 'Grants and Keys', freeEpisodes: 0, priceCoins: 25 });
-  episodeId = (await site.upload(videoId, await clipBytes(ffmpegTools()), '?number=1')).data.id;
+  episodeId = (await site.upload(videoId, await makeClip(ffmpegTools()), '?number=1')).data.id;
   expect((await site.settled(episodeId)).status).toBe('ready');
 }, 120_000);
 afterAll(() => site?.close());

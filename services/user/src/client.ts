@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { ok, parseInput, requiredText, TtlCache, type ServiceClient } from '@cliffhanger/platform';
+import { ok, parseInput, requiredText, TtlCache, type Caller, type ServiceClient } from '@cliffhanger/platform';
 import type { UserService } from './service.ts';
 
 /** What other parts ask the user service: who a token belongs to, and a viewer's relation to a series. */
 export interface UserClient {
-  authenticate(token: string | undefined): Promise<string | null>;
+  /** Who a token belongs to, with their role (the gateway puts both in the request context). */
+  authenticate(token: string | undefined): Promise<Caller | null>;
   /** Drops what this client remembers of a session (it logged out). */
   forget(token: string): void;
   viewerOf(userId: string, videoId: string): Promise<{ favorited: boolean; resume: { episodeId: string; positionSeconds: number } | null }>;
@@ -13,7 +14,7 @@ export interface UserClient {
 
 export function userClientInProcess(users: UserService): UserClient {
   return {
-    authenticate: (token) => users.authenticate(token),
+    authenticate: (token) => users.identify(token),
     forget: () => {},
     viewerOf: (userId, videoId) => users.viewerOf(userId, videoId),
   };
@@ -26,7 +27,7 @@ export function userInternalRoutes(users: UserService): Router {
   const router = Router();
   router.post('/internal/user/authenticate', async (req, res) => {
     const { token } = parseInput(z.object({ token: z.string().max(200).optional() }), req.body);
-    res.json(ok({ userId: await users.authenticate(token) }));
+    res.json(ok({ caller: await users.identify(token) }));
   });
   router.get('/internal/user/viewer', async (req, res) => {
     const { userId, videoId } = parseInput(viewerQuery, req.query);
@@ -40,15 +41,15 @@ export function userInternalRoutes(users: UserService): Router {
  * seconds, the same rule as the service's own cache: one call per token, not one per request.
  */
 export function userClientOverHttp(http: ServiceClient): UserClient {
-  const sessions = new TtlCache<string, string>(5_000, 50_000);
+  const sessions = new TtlCache<string, Caller>(5_000, 50_000);
   return {
     async authenticate(token) {
       if (!token) return null;
       const cached = sessions.get(token);
       if (cached !== undefined) return cached;
-      const { userId } = await http.post<{ userId: string | null }>('/internal/user/authenticate', { token });
-      if (userId) sessions.set(token, userId);
-      return userId;
+      const { caller } = await http.post<{ caller: Caller | null }>('/internal/user/authenticate', { token });
+      if (caller) sessions.set(token, caller);
+      return caller;
     },
     forget: (token) => sessions.delete(token),
     viewerOf: (userId, videoId) => http.get('/internal/user/viewer', { userId, videoId }),

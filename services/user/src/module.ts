@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router } from 'express';
-import { defineModule } from '@cliffhanger/platform';
+import { defineModule, requireMail } from '@cliffhanger/platform';
+import { createUserAdmin } from './admin.ts';
+import { userAdminRoutes } from './admin-routes.ts';
 import { userClientInProcess, userClientOverHttp, userInternalRoutes, type UserClient } from './client.ts';
-import type { AccountStanding, CatalogClient } from './ports.ts';
+import type { AccountStanding, CatalogClient, OperatorVip, OperatorWallets } from './ports.ts';
 import { TOKEN_HEADER, userRoutes } from './routes.ts';
 import { createIdentityProviders } from './identity-providers.ts';
 import { createUserService } from './service.ts';
@@ -15,9 +17,17 @@ export const userMigrations = path.join(path.dirname(fileURLToPath(import.meta.u
 export const userModule = defineModule<UserClient>({
   name: 'user',
   migrations: userMigrations,
-  publicPrefixes: ['/api/user'],
+  publicPrefixes: ['/api/user', '/api/admin/users', '/api/admin/audit'],
   rateLimited: [
-    ...['/api/user/login', '/api/user/register', '/api/user/password/forgot', '/api/user/password/reset', '/api/user/oauth/exchange'].map((path) => ({
+    ...[
+      '/api/user/login',
+      '/api/user/register',
+      '/api/user/password/forgot',
+      '/api/user/password/reset',
+      '/api/user/oauth/exchange',
+      '/api/user/email/verification',
+      '/api/user/email/verify',
+    ].map((path) => ({
       method: 'POST' as const,
       path,
     })),
@@ -27,9 +37,10 @@ export const userModule = defineModule<UserClient>({
     { method: 'GET', path: '/api/user', limit: 'guest', onlyAnonymous: true },
     { method: 'POST', path: '/api/user/history', limit: 'history' },
   ],
-  needs: ['catalog', 'unlock'],
+  needs: ['catalog', 'unlock', 'payment'],
   init({ platform, client }) {
     const { config } = platform;
+    requireMail(config, 'user', 'password reset links');
     // Required in production (config); on a laptop the one process is the site.
     const publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const users = createUserService({
@@ -50,25 +61,48 @@ export const userModule = defineModule<UserClient>({
       platform.logger,
     );
     const social = createSocialSignIn({ ...platform, providers, users, publicUrl });
+    const admin = createUserAdmin({
+      database: platform.database,
+      users,
+      standing: client<AccountStanding>('unlock'),
+      wallets: client<OperatorWallets>('unlock'),
+      // Looked up at a grant of VIP days only: a site of some modules (tests, the demo) runs without payment.
+      vip: { grantVipDays: (grant, by) => client<OperatorVip>('payment').grantVipDays(grant, by) },
+    });
+    // Consumers subscribe before the platform starts delivering: every service's admin.audited lands here.
+    platform.bus.subscribe('user.audit-log', ['admin.audited'], (event, tx) => admin.recordAudit(tx, event));
     return {
       client: userClientInProcess(users),
-      routes: [userRoutes(users, social)],
+      routes: [userRoutes(users, social), userAdminRoutes(admin, config.ADMIN_TOKEN)],
       internalRoutes: [userInternalRoutes(users)],
       // Password mails go out after their answer (a stopping process sends those still on their way);
       // idle guests, and sessions and reset links nobody can use any more, are purged hourly.
       background: () => {
         const purge = () =>
           Promise.all([users.purgeIdleGuests(config.RETENTION_GUEST_DAYS), users.pruneSessions()]).then(
-            ([guests, { sessions, resets, signIns }]) =>
-              guests + sessions + resets + signIns > 0 && platform.logger.info({ guests, sessions, resets, signIns }, 'retention: users purged'),
+            ([guests, { sessions, resets, signIns, security }]) =>
+              guests + sessions + resets + signIns + security > 0 &&
+              platform.logger.info({ guests, sessions, resets, signIns, security }, 'retention: users purged'),
             (error: unknown) => platform.logger.warn({ err: error }, 'purging idle guests and sessions failed'),
           );
         let running = purge();
         const timer = setInterval(() => (running = running.then(purge)), 60 * 60_000).unref();
+        // Heartbeats are written behind (watch-positions.ts); a flush still running is not doubled.
+        let flushing: Promise<void> | null = null;
+        const flushHistory = () =>
+          (flushing ??= users
+            .flushHistory()
+            .catch((error: unknown) => platform.logger.warn({ err: error }, 'writing watch positions failed: kept for the next flush'))
+            .finally(() => (flushing = null)));
+        const historyTimer = setInterval(flushHistory, config.HISTORY_FLUSH_MS).unref();
         return {
           async stop() {
             clearInterval(timer);
+            clearInterval(historyTimer);
             await running;
+            // Shutdown (SIGTERM) loses no position: what is held is written before the database closes.
+            await flushing;
+            await users.flushHistory().catch((error: unknown) => platform.logger.error({ err: error, ...users.historyWaiting() }, 'watch positions lost at shutdown'));
             await users.mailSent();
           },
         };

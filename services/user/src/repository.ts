@@ -1,11 +1,24 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { queryRows, type Executor } from '@cliffhanger/platform';
-import { accounts, favorites, history, identities, oauthCodes, oauthFlows, passwordResets, sessions } from './schema.ts';
+import { queryRows, type Executor, type Role } from '@cliffhanger/platform';
+import {
+  accounts,
+  emailVerifications,
+  favorites,
+  history,
+  identities,
+  knownDevices,
+  loginThrottle,
+  oauthCodes,
+  oauthFlows,
+  passwordResets,
+  sessions,
+} from './schema.ts';
 
 export type Account = typeof accounts.$inferSelect;
 export type HistoryRow = typeof history.$inferSelect;
 export type OAuthFlow = typeof oauthFlows.$inferSelect;
 export type OAuthCode = typeof oauthCodes.$inferSelect;
+export type LoginThrottleRow = typeof loginThrottle.$inferSelect;
 
 /** The only code that knows the user service's tables. */
 export const userRepository = {
@@ -30,7 +43,7 @@ export const userRepository = {
    * Deletes sessions no token can use any more (revoked, or unused for `idleDays`) and reset links
    * spent or expired, a day after they stopped working. Answers how many of each.
    */
-  async pruneSessions(db: Executor, idleDays: number): Promise<{ sessions: number; resets: number; signIns: number }> {
+  async pruneSessions(db: Executor, idleDays: number): Promise<{ sessions: number; resets: number; signIns: number; security: number }> {
     const sessions = await queryRows(
       db,
       sql`delete from users.sessions
@@ -47,7 +60,20 @@ export const userRepository = {
     // Social sign-ins nobody finished: their state or one-time code expired.
     const flows = await queryRows(db, sql`delete from users.oauth_flows where expires_at < now() - interval '1 day' returning 1`);
     const codes = await queryRows(db, sql`delete from users.oauth_codes where expires_at < now() - interval '1 day' returning 1`);
-    return { sessions: sessions.length, resets: resets.length, signIns: flows.length + codes.length };
+    // Verification links spent or expired, failed-login runs a day quiet, browsers not seen for a
+    // year (their cookie has expired).
+    const verifications = await queryRows(db, sql`delete from users.email_verifications where coalesce(used_at, expires_at) < now() - interval '1 day' returning 1`);
+    const throttles = await queryRows(
+      db,
+      sql`delete from users.login_throttle where greatest(last_failure_at, coalesce(blocked_until, last_failure_at)) < now() - interval '1 day' returning 1`,
+    );
+    const devices = await queryRows(db, sql`delete from users.known_devices where last_login_at < now() - interval '366 days' returning 1`);
+    return {
+      sessions: sessions.length,
+      resets: resets.length,
+      signIns: flows.length + codes.length,
+      security: verifications.length + throttles.length + devices.length,
+    };
   },
 
   /** Deletes guests (never members) and their sessions. */
@@ -69,6 +95,12 @@ export const userRepository = {
     return row ?? null;
   },
 
+  /** The account, its row locked until the transaction ends (one resend of a verification link at a time). */
+  async lockAccount(db: Executor, id: string): Promise<Account | null> {
+    const [row] = await db.select().from(accounts).where(eq(accounts.id, id)).for('update');
+    return row ?? null;
+  },
+
   async accountByEmail(db: Executor, email: string): Promise<Account | null> {
     const [row] = await db.select().from(accounts).where(sql`lower(${accounts.email}) = lower(${email})`);
     return row ?? null;
@@ -79,18 +111,100 @@ export const userRepository = {
     return row!;
   },
 
-  /** Turns a guest into a member in place, so everything kept under its id stays (no password: it signs in with a provider). */
-  async promoteGuest(db: Executor, id: string, email: string, passwordHash: string | null): Promise<Account | null> {
+  /**
+   * Turns a guest into a member in place, so everything kept under its id stays (no password: it
+   * signs in with a provider, which vouched for the email: `verifiedEmail`).
+   */
+  async promoteGuest(db: Executor, id: string, email: string, passwordHash: string | null, verifiedEmail: string | null): Promise<Account | null> {
     const [row] = await db
       .update(accounts)
-      .set({ kind: 'member', email, passwordHash, registeredAt: new Date() })
+      .set({ kind: 'member', email, passwordHash, verifiedEmail, registeredAt: new Date() })
       .where(and(eq(accounts.id, id), eq(accounts.kind, 'guest')))
       .returning();
     return row ?? null;
   },
 
-  async setPassword(db: Executor, id: string, passwordHash: string): Promise<void> {
+  /** Sets (or, with null, removes) a member's password. */
+  async setPassword(db: Executor, id: string, passwordHash: string | null): Promise<void> {
     await db.update(accounts).set({ passwordHash }).where(eq(accounts.id, id));
+  },
+
+  /** Marks the member's email verified, if it is still `email` (any case); null when it changed since. */
+  async markEmailVerified(db: Executor, id: string, email: string): Promise<Account | null> {
+    const [row] = await db
+      .update(accounts)
+      .set({ verifiedEmail: sql`${accounts.email}` })
+      .where(and(eq(accounts.id, id), sql`lower(${accounts.email}) = lower(${email})`))
+      .returning();
+    return row ?? null;
+  },
+
+  async insertEmailVerification(db: Executor, row: typeof emailVerifications.$inferInsert): Promise<void> {
+    await db.insert(emailVerifications).values(row);
+  },
+
+  /** How many verification links were made for a member since `since`, and when the oldest of them and the newest. */
+  async verificationsSince(db: Executor, userId: string, since: Date): Promise<{ count: number; oldest: Date | null; newest: Date | null }> {
+    const [row] = await db
+      .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${emailVerifications.createdAt})`, newest: sql<string | null>`max(${emailVerifications.createdAt})` })
+      .from(emailVerifications)
+      .where(and(eq(emailVerifications.userId, userId), gt(emailVerifications.createdAt, since)));
+    const date = (value: string | Date | null | undefined) => (value ? new Date(value) : null);
+    return { count: row?.count ?? 0, oldest: date(row?.oldest), newest: date(row?.newest) };
+  },
+
+  /** Marks a live verification link used and answers whose it is and the address it was for; null when unknown, used or expired. */
+  async consumeEmailVerification(db: Executor, tokenHash: string, now: Date): Promise<{ userId: string; email: string } | null> {
+    const [row] = await db
+      .update(emailVerifications)
+      .set({ usedAt: now })
+      .where(and(eq(emailVerifications.tokenHash, tokenHash), isNull(emailVerifications.usedAt), gt(emailVerifications.expiresAt, now)))
+      .returning({ userId: emailVerifications.userId, email: emailVerifications.email });
+    return row ?? null;
+  },
+
+  /** Spends every verification link of a member still unused. */
+  async voidEmailVerifications(db: Executor, userId: string, now: Date): Promise<void> {
+    await db.update(emailVerifications).set({ usedAt: now }).where(and(eq(emailVerifications.userId, userId), isNull(emailVerifications.usedAt)));
+  },
+
+  /**
+   * The failed-login run of an email (its hash), locked until the transaction ends; a new run starts
+   * at 0 failures. One upsert: a successful login deleting the row between an insert and a select
+   * of it would leave nothing to lock.
+   */
+  async lockLoginThrottle(db: Executor, emailHash: string, now: Date): Promise<LoginThrottleRow> {
+    const [row] = await db
+      .insert(loginThrottle)
+      .values({ emailHash, failures: 0, lastFailureAt: now })
+      .onConflictDoUpdate({ target: loginThrottle.emailHash, set: { emailHash: sql`excluded.email_hash` } })
+      .returning();
+    return row!;
+  },
+
+  async saveLoginThrottle(db: Executor, row: LoginThrottleRow): Promise<void> {
+    await db.update(loginThrottle).set(row).where(eq(loginThrottle.emailHash, row.emailHash));
+  },
+
+  async clearLoginThrottle(db: Executor, emailHash: string): Promise<void> {
+    await db.delete(loginThrottle).where(eq(loginThrottle.emailHash, emailHash));
+  },
+
+  async isKnownDevice(db: Executor, deviceHash: string, userId: string): Promise<boolean> {
+    const [row] = await db.select({ userId: knownDevices.userId }).from(knownDevices).where(and(eq(knownDevices.deviceHash, deviceHash), eq(knownDevices.userId, userId)));
+    return Boolean(row);
+  },
+
+  async rememberDevice(db: Executor, deviceHash: string, userId: string, now: Date): Promise<void> {
+    await db
+      .insert(knownDevices)
+      .values({ deviceHash, userId, lastLoginAt: now })
+      .onConflictDoUpdate({ target: [knownDevices.deviceHash, knownDevices.userId], set: { lastLoginAt: now } });
+  },
+
+  /** Forgets every browser that logged in to a member (its password was someone else's). */
+  async forgetDevices(db: Executor, userId: string): Promise<void> {
+    await db.delete(knownDevices).where(eq(knownDevices.userId, userId));
   },
 
   async insertSession(db: Executor, tokenHash: string, userId: string): Promise<void> {
@@ -101,10 +215,11 @@ export const userRepository = {
    * The user of a session not revoked and used within `idleSeconds`, and whether its last use is
    * over an hour old (worth writing down). Times are the database's, as `last_used_at` is.
    */
-  async liveSession(db: Executor, tokenHash: string, idleSeconds: number): Promise<{ userId: string; touchDue: boolean } | null> {
+  async liveSession(db: Executor, tokenHash: string, idleSeconds: number): Promise<{ userId: string; role: Role; touchDue: boolean } | null> {
     const [row] = await db
-      .select({ userId: sessions.userId, touchDue: sql<boolean>`${sessions.lastUsedAt} < now() - interval '1 hour'` })
+      .select({ userId: sessions.userId, role: accounts.role, touchDue: sql<boolean>`${sessions.lastUsedAt} < now() - interval '1 hour'` })
       .from(sessions)
+      .innerJoin(accounts, eq(accounts.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), sql`${sessions.lastUsedAt} > now() - ${idleSeconds}::float8 * interval '1 second'`));
     return row ?? null;
   },
@@ -117,8 +232,13 @@ export const userRepository = {
     await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
   },
 
-  async revokeAllSessions(db: Executor, userId: string): Promise<void> {
-    await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  async revokeAllSessions(db: Executor, userId: string): Promise<number> {
+    const ended = await db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+      .returning({ tokenHash: sessions.tokenHash });
+    return ended.length;
   },
 
   async insertPasswordReset(db: Executor, tokenHash: string, userId: string, expiresAt: Date): Promise<void> {
@@ -163,16 +283,6 @@ export const userRepository = {
       .orderBy(desc(favorites.createdAt), favorites.videoId)
       .offset(offset)
       .limit(limit);
-  },
-
-  async upsertHistory(db: Executor, row: Omit<HistoryRow, 'updatedAt'>): Promise<void> {
-    await db
-      .insert(history)
-      .values({ ...row, updatedAt: new Date() })
-      .onConflictDoUpdate({
-        target: [history.userId, history.videoId],
-        set: { episodeId: row.episodeId, episodeNumber: row.episodeNumber, positionSeconds: row.positionSeconds, updatedAt: new Date() },
-      });
   },
 
   async historyPage(db: Executor, userId: string, offset: number, limit: number): Promise<HistoryRow[]> {

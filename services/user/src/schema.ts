@@ -1,4 +1,4 @@
-import { boolean, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const users = pgSchema('users');
 
@@ -12,6 +12,10 @@ export const accounts = users.table('users', {
   createdAt: at('created_at').notNull().defaultNow(),
   registeredAt: at('registered_at'),
   autoUnlock: boolean('auto_unlock').notNull().default(false),
+  /** The address its owner proved theirs; the email is verified only while it is this one (0005). */
+  verifiedEmail: text('verified_email'),
+  /** What the member may do in the admin API (0007): viewer, operator or admin. */
+  role: text('role', { enum: ['viewer', 'operator', 'admin'] }).notNull().default('viewer'),
 });
 
 export const sessions = users.table('sessions', {
@@ -84,4 +88,45 @@ export const oauthCodes = users.table('oauth_codes', {
   /** SHA-256 of the binding cookie of the browser that started the sign-in. */
   browserBinding: text('browser_binding').notNull(),
   expiresAt: at('expires_at').notNull(),
+});
+
+export const emailVerifications = users.table('email_verifications', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: text('user_id').notNull(),
+  /** The address the link was mailed to: it verifies that one only. */
+  email: text('email').notNull(),
+  createdAt: at('created_at').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+});
+
+export const loginThrottle = users.table('login_throttle', {
+  /** SHA-256 of the lower-cased email tried. */
+  emailHash: text('email_hash').primaryKey(),
+  failures: integer('failures').notNull(),
+  lastFailureAt: at('last_failure_at').notNull(),
+  blockedUntil: at('blocked_until'),
+  noticeSentAt: at('notice_sent_at'),
+});
+
+export const knownDevices = users.table(
+  'known_devices',
+  {
+    /** SHA-256 of the browser's device cookie. */
+    deviceHash: text('device_hash').notNull(),
+    userId: text('user_id').notNull(),
+    lastLoginAt: at('last_login_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.deviceHash, table.userId] })],
+);
+
+/** Admin calls that changed something, as their `admin.audited` events said (0007). */
+export const auditLog = users.table('audit_log', {
+  id: text('id').primaryKey(),
+  at: at('at').notNull(),
+  actor: text('actor').notNull(),
+  action: text('action').notNull(),
+  target: text('target').notNull(),
+  before: jsonb('before'),
+  after: jsonb('after'),
 });

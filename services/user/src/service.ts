@@ -2,33 +2,47 @@ import { randomUUID } from 'node:crypto';
 import {
   appendEvent,
   Conflict,
+  Invalid,
   NotFound,
   requireUser,
   Unauthorized,
   UserFacingError,
+  type Caller,
   type Database,
   type EventBus,
+  type Executor,
   type Logger,
   type Mailer,
   type Page,
   type RequestContext,
+  TooManyRequests,
   TtlCache,
 } from '@cliffhanger/platform';
+import { afterFailure, secondsBlocked } from './login-throttle.ts';
+import { RESET_TOKEN_MINUTES, resetMail, throttleNoticeMail, VERIFY_TOKEN_HOURS, verificationMail } from './mails.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { AccountStanding, CatalogClient, VideoCard } from './ports.ts';
 import { userRepository as repo, type Account } from './repository.ts';
 import { hashToken, looksLikeToken, newToken } from './tokens.ts';
+import { createWatchPositions } from './watch-positions.ts';
 
-export const RESET_TOKEN_MINUTES = 30;
+export { RESET_TOKEN_MINUTES, VERIFY_TOKEN_HOURS };
 /** How long another process may still accept a token revoked elsewhere, or show an account's old kind. */
 export const SESSION_CACHE_MS = 5_000;
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
-const RESET_SUBJECT = 'Reset your Cliffhanger password';
+export const EXPIRED_VERIFICATION = 'This verification link is invalid or has expired';
+/** Resending a verification link: at most one a minute, and so many a day. */
+export const VERIFICATION_RESEND_SECONDS = 60;
+export const VERIFICATIONS_PER_DAY = 5;
+/** How long a heartbeat trusts what it learnt of an episode (its series and number), which never change. */
+const EPISODE_REF_CACHE_MS = 60_000;
 
 export interface User {
   id: string;
   kind: 'guest' | 'member';
   email: string | null;
+  /** Whether the member proved the email theirs (a mailed link, a password reset, Google or Facebook); false for guests. */
+  emailVerified: boolean;
   /** Spendable coins, paid and bonus together; `bonusCoins` is the part that may expire. */
   coins: number;
   bonusCoins: number;
@@ -59,13 +73,24 @@ export interface UserServiceDeps {
   publicUrl: string;
   /** A session unused this many days is refused (SESSION_IDLE_DAYS). */
   sessionIdleDays: number;
+  /** The clock of tokens' expiry, resends and the login throttle; tests move it. */
+  now?: () => Date;
 }
 
 /** A signed-in user and the token that proves it, as the gateway hands them to the client. */
 export interface Session {
   user: User;
   token: string;
+  /** The browser's device cookie, now known to this member (routes.ts sets it): a password login or reset. */
+  device?: string;
 }
+
+/** Whether a member's email is the address they proved theirs (0005_email_verification.sql). */
+export const emailVerified = (account: Account): boolean =>
+  Boolean(account.email && account.verifiedEmail && account.email.toLowerCase() === account.verifiedEmail.toLowerCase());
+
+/** The key of an email's failed-login run: the SHA-256 of it lower-cased (an unknown email has one too). */
+const throttleKey = (email: string) => hashToken(email.toLowerCase());
 
 export const isUniqueViolation = (error: unknown): boolean => {
   const cause = (error as { cause?: { code?: string } })?.cause ?? error;
@@ -74,11 +99,15 @@ export const isUniqueViolation = (error: unknown): boolean => {
 
 export function createUserService(deps: UserServiceDeps) {
   const { database, bus, mailer, catalog, standing, logger } = deps;
+  const now = deps.now ?? (() => new Date());
   const idleSeconds = deps.sessionIdleDays * 86_400;
-  /** Password mails still being sent: they go out after the answer, and shutdown waits for them. */
+  /** Mails still being sent: they go out after the answer, and shutdown waits for them. */
   const mailing = new Set<Promise<void>>();
-  const sessionCache = new TtlCache<string, string>(SESSION_CACHE_MS, 50_000);
+  const sessionCache = new TtlCache<string, Caller>(SESSION_CACHE_MS, 50_000);
   const accountCache = new TtlCache<string, Account>(SESSION_CACHE_MS, 50_000);
+  // Every heartbeat names its episode: ask the catalog once a minute per episode, not every 5 seconds.
+  const episodeRefs = new TtlCache<string, { videoId: string; number: number }>(EPISODE_REF_CACHE_MS, 10_000);
+  const positions = createWatchPositions({ database, bus, now });
 
   async function accountOf(userId: string): Promise<Account | null> {
     const cached = accountCache.get(userId);
@@ -90,7 +119,65 @@ export function createUserService(deps: UserServiceDeps) {
 
   async function present(account: Account): Promise<User> {
     const { coins, bonusCoins, vip } = await standing.standingOf(account.id);
-    return { id: account.id, kind: account.kind, email: account.email, coins, bonusCoins, vip, settings: { autoUnlock: account.autoUnlock } };
+    return {
+      id: account.id,
+      kind: account.kind,
+      email: account.email,
+      emailVerified: emailVerified(account),
+      coins,
+      bonusCoins,
+      vip,
+      settings: { autoUnlock: account.autoUnlock },
+    };
+  }
+
+  /** Sends a mail after the answer (a mail server that hangs delays nobody); a failure is logged, without the mail. */
+  function mailLater(what: string, send: () => Promise<void>): void {
+    const sending = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(send)
+      .catch((error: unknown) => logger.error({ err: error }, `${what} mail failed`))
+      .finally(() => mailing.delete(sending));
+    mailing.add(sending);
+  }
+
+  /** Keeps a verification link for the member's current email (only its hash); `mail` sends it, once that is committed. */
+  async function verificationLink(db: Executor, account: Account): Promise<{ mail(): void }> {
+    const email = account.email!;
+    const { token, hash } = newToken();
+    const at = now();
+    await repo.insertEmailVerification(db, { tokenHash: hash, userId: account.id, email, createdAt: at, expiresAt: new Date(at.getTime() + VERIFY_TOKEN_HOURS * 3_600_000) });
+    return { mail: () => mailLater('email verification', () => mailer.send(verificationMail(deps.publicUrl, email, token))) };
+  }
+
+  /** The browser's device cookie (a new one when it had none) remembered as having logged in to `userId`. */
+  async function rememberDevice(userId: string, device: string | undefined): Promise<string> {
+    const token = looksLikeToken(device) ? device : newToken().token;
+    await repo.rememberDevice(database.db, hashToken(token), userId, now());
+    return token;
+  }
+
+  /**
+   * Counts a password login from a browser unknown to the account before its password is checked,
+   * or refuses it while the email's run of failures blocks such logins (login-throttle.ts).
+   */
+  async function countLoginAttempt(email: string): Promise<{ noticeDue: boolean }> {
+    const at = now();
+    const { blocked, noticeDue } = await database.transaction(async (tx) => {
+      const row = await repo.lockLoginThrottle(tx, throttleKey(email), at);
+      const wait = secondsBlocked(row, at);
+      if (wait > 0) return { blocked: wait, noticeDue: false };
+      const next = afterFailure(row, at);
+      await repo.saveLoginThrottle(tx, { ...row, ...next.run });
+      return { blocked: 0, noticeDue: next.noticeDue };
+    });
+    if (blocked > 0) {
+      const minutes = Math.ceil(blocked / 60);
+      throw new TooManyRequests(
+        `Too many failed logins to this account. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or reset your password.`,
+        blocked,
+      );
+    }
+    return { noticeDue };
   }
 
   async function openSession(userId: string): Promise<string> {
@@ -103,13 +190,8 @@ export function createUserService(deps: UserServiceDeps) {
     const account = await repo.accountByEmail(database.db, email);
     if (!account || account.kind !== 'member') return;
     const { token, hash } = newToken();
-    await repo.insertPasswordReset(database.db, hash, account.id, new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000));
-    const link = `${deps.publicUrl.replace(/\/+$/, '')}/retrievePassword?reset=${token}`;
-    await mailer.send({
-      to: account.email!,
-      subject: RESET_SUBJECT,
-      text: `Someone asked to reset the password of your Cliffhanger account.\n\nChoose a new password here (the link works once, for ${RESET_TOKEN_MINUTES} minutes):\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.`,
-    });
+    await repo.insertPasswordReset(database.db, hash, account.id, new Date(now().getTime() + RESET_TOKEN_MINUTES * 60_000));
+    await mailer.send(resetMail(deps.publicUrl, account.email!, token));
   }
 
   const service = {
@@ -118,6 +200,11 @@ export function createUserService(deps: UserServiceDeps) {
      * session alive (sliding expiry), written down at most once an hour so reads stay reads.
      */
     async authenticate(token: string | undefined | null): Promise<string | null> {
+      return (await service.identify(token))?.userId ?? null;
+    },
+
+    /** The user and role a token belongs to (`authenticate`'s rules); a role change shows within the cache's 5 seconds. */
+    async identify(token: string | undefined | null): Promise<Caller | null> {
       if (!looksLikeToken(token)) return null;
       const hash = hashToken(token);
       const cached = sessionCache.get(hash);
@@ -125,8 +212,14 @@ export function createUserService(deps: UserServiceDeps) {
       const session = await repo.liveSession(database.db, hash, idleSeconds);
       if (!session) return null;
       if (session.touchDue) await repo.touchSession(database.db, hash);
-      sessionCache.set(hash, session.userId);
-      return session.userId;
+      const caller = { userId: session.userId, role: session.role };
+      sessionCache.set(hash, caller);
+      return caller;
+    },
+
+    /** Forgets what the cache holds of a user's sessions: they were revoked, or the role changed. */
+    forgetSessionsOf(userId: string): void {
+      sessionCache.deleteWhere((caller) => caller.userId === userId);
     },
 
     /** The caller's user; one with no valid token becomes a new guest with a new token. */
@@ -142,6 +235,8 @@ export function createUserService(deps: UserServiceDeps) {
      * and whose sessions all lapsed over `days` ago: nobody can reach them any more. Answers how many.
      */
     async purgeIdleGuests(days: number, limit = 500): Promise<number> {
+      // A guest watching now has positions held in memory: written first, they keep it from the purge.
+      await positions.flush();
       const candidates = await repo.idleGuests(database.db, days, limit);
       const idle: string[] = [];
       for (const id of candidates) {
@@ -151,7 +246,7 @@ export function createUserService(deps: UserServiceDeps) {
       return database.transaction((tx) => repo.deleteGuests(tx, idle));
     },
 
-    /** Deletes sessions and reset links that can no longer be used (retention). */
+    /** Deletes sessions, reset and verification links, failed-login runs and browsers that can no longer count (retention). */
     pruneSessions: () => repo.pruneSessions(database.db, deps.sessionIdleDays),
 
     /** Changes the caller's settings; fields left out stay as they were. */
@@ -166,16 +261,17 @@ export function createUserService(deps: UserServiceDeps) {
     /**
      * Registers a member. A guest caller becomes that member, keeping all it had; the guest's tokens
      * are revoked (one lying in an old tab or a shared device must not open the member's account) and
-     * the answer carries the member's new token.
+     * the answer carries the member's new token. The account works at once; a link to verify the
+     * email is mailed after the answer. `device`: the browser's device cookie, if it has one.
      */
-    async register(context: RequestContext, email: string, password: string): Promise<Session> {
+    async register(context: RequestContext, email: string, password: string, device?: string): Promise<Session> {
       const passwordHash = await hashPassword(password);
       try {
         const account = await database.transaction(async (tx) => {
           const caller = context.userId ? await repo.accountById(tx, context.userId) : null;
           const member =
             caller?.kind === 'guest'
-              ? await repo.promoteGuest(tx, caller.id, email, passwordHash)
+              ? await repo.promoteGuest(tx, caller.id, email, passwordHash, null)
               : await repo.insertAccount(tx, { id: randomUUID(), kind: 'member', email, passwordHash, registeredAt: new Date() });
           if (!member) throw new Conflict('This account is already registered');
           if (caller?.kind === 'guest') await repo.revokeAllSessions(tx, member.id);
@@ -183,9 +279,10 @@ export function createUserService(deps: UserServiceDeps) {
           return member;
         });
         accountCache.delete(account.id);
-        sessionCache.deleteWhere((sessionUserId) => sessionUserId === account.id);
+        sessionCache.deleteWhere((caller) => caller.userId === account.id);
         bus.nudge();
-        return { user: await present(account), token: await openSession(account.id) };
+        (await verificationLink(database.db, account)).mail();
+        return { user: await present(account), token: await openSession(account.id), device: await rememberDevice(account.id, device) };
       } catch (error) {
         if (isUniqueViolation(error)) throw new Conflict('This email is already registered');
         throw error;
@@ -200,14 +297,28 @@ export function createUserService(deps: UserServiceDeps) {
     /** Forgets what this process remembers of a user whose kind or sessions changed: a guest that became a member. */
     forgetUser(userId: string): void {
       accountCache.delete(userId);
-      sessionCache.deleteWhere((sessionUserId) => sessionUserId === userId);
+      sessionCache.deleteWhere((caller) => caller.userId === userId);
     },
 
-    /** Logs a member in with a new token. A guest caller's favorites and history move to the member. */
-    async login(context: RequestContext, email: string, password: string): Promise<Session> {
+    /**
+     * Logs a member in with a new token. A guest caller's favorites and history move to the member.
+     * A browser that never logged in to the account (`device`: its device cookie) is throttled by the
+     * email's failed logins (login-throttle.ts); one that did is not, so failures elsewhere never lock
+     * the owner out of their own browsers.
+     */
+    async login(context: RequestContext, email: string, password: string, device?: string): Promise<Session> {
       const account = await repo.accountByEmail(database.db, email);
+      const known = account !== null && looksLikeToken(device) && (await repo.isKnownDevice(database.db, hashToken(device), account.id));
+      const attempt = known ? null : await countLoginAttempt(email);
       const valid = await verifyPassword(account?.passwordHash ?? null, password);
-      if (!account || !valid) throw new UserFacingError(WRONG_CREDENTIALS);
+      if (!account || !valid) {
+        if (attempt?.noticeDue && account?.kind === 'member') mailLater('failed logins notice', () => mailer.send(throttleNoticeMail(deps.publicUrl, account.email!)));
+        throw new UserFacingError(WRONG_CREDENTIALS);
+      }
+      // The right password from a new browser ends the run: that browser is known from now on.
+      if (attempt) await repo.clearLoginThrottle(database.db, throttleKey(email));
+      // A guest's positions still in memory are written first, to move with the rest of its history.
+      if (context.userId) await positions.flushViewer(context.userId);
       await database.transaction(async (tx) => {
         const caller = context.userId && context.userId !== account.id ? await repo.accountById(tx, context.userId) : null;
         const mergedGuestId = caller?.kind === 'guest' ? caller.id : null;
@@ -215,7 +326,7 @@ export function createUserService(deps: UserServiceDeps) {
         await appendEvent(tx, context, 'user.logged_in', { mergedGuestId }, account.id);
       });
       bus.nudge();
-      return { user: await present(account), token: await openSession(account.id) };
+      return { user: await present(account), token: await openSession(account.id), device: await rememberDevice(account.id, device) };
     },
 
     async logout(token: string | undefined): Promise<void> {
@@ -230,30 +341,74 @@ export function createUserService(deps: UserServiceDeps) {
      * timing); the look-up and the mail follow. A failure is logged, without the link.
      */
     forgotPassword(email: string): void {
-      const sending = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => mailResetLink(email))
-        .catch((error: unknown) => logger.error({ err: error }, 'password reset mail failed'))
-        .finally(() => mailing.delete(sending));
-      mailing.add(sending);
+      mailLater('password reset', () => mailResetLink(email));
     },
 
-    /** Resolves once every password mail asked for so far has been sent (or failed): shutdown waits for it. */
+    /** Resolves once every mail asked for so far has been sent (or failed): shutdown waits for it. */
     async mailSent(): Promise<void> {
       while (mailing.size > 0) await Promise.all([...mailing]);
     },
 
-    /** Sets a new password with a reset token, once, and ends every session of that member. */
-    async resetPassword(token: string, password: string): Promise<void> {
+    /**
+     * Sets a new password with a reset token, once, and ends every session of that member. The link
+     * came by mail, so it verifies the email too, ends the email's run of failed logins, and makes the
+     * browser that used it (`device`, answered) one that logged in: a reset always lets the owner back in.
+     */
+    async resetPassword(token: string, password: string, device?: string): Promise<{ device: string }> {
       const passwordHash = await hashPassword(password);
-      const userId = await database.transaction(async (tx) => {
-        const owner = looksLikeToken(token) ? await repo.consumePasswordReset(tx, hashToken(token)) : null;
-        if (!owner) throw new UserFacingError('This reset link is invalid or has expired');
-        await repo.setPassword(tx, owner, passwordHash);
-        await repo.voidPasswordResets(tx, owner);
-        await repo.revokeAllSessions(tx, owner);
-        return owner;
+      const owner = await database.transaction(async (tx) => {
+        const userId = looksLikeToken(token) ? await repo.consumePasswordReset(tx, hashToken(token)) : null;
+        const account = userId ? await repo.accountById(tx, userId) : null;
+        if (!account?.email) throw new UserFacingError('This reset link is invalid or has expired');
+        await repo.setPassword(tx, account.id, passwordHash);
+        await repo.voidPasswordResets(tx, account.id);
+        await repo.revokeAllSessions(tx, account.id);
+        await repo.markEmailVerified(tx, account.id, account.email);
+        await repo.clearLoginThrottle(tx, throttleKey(account.email));
+        return account;
       });
-      sessionCache.deleteWhere((sessionUserId) => sessionUserId === userId);
+      accountCache.delete(owner.id);
+      sessionCache.deleteWhere((caller) => caller.userId === owner.id);
+      return { device: await rememberDevice(owner.id, device) };
+    },
+
+    /** Verifies the email a link was mailed to, once, within 24 hours, if it is still the member's email; answers that member. */
+    async verifyEmail(token: string): Promise<User> {
+      const at = now();
+      const account = await database.transaction(async (tx) => {
+        const link = looksLikeToken(token) ? await repo.consumeEmailVerification(tx, hashToken(token), at) : null;
+        const verified = link ? await repo.markEmailVerified(tx, link.userId, link.email) : null;
+        // A link for an address the member no longer has verifies nothing.
+        if (!verified) throw new Invalid({ token: EXPIRED_VERIFICATION });
+        await repo.voidEmailVerifications(tx, verified.id, at);
+        return verified;
+      });
+      accountCache.delete(account.id);
+      return present(account);
+    },
+
+    /**
+     * Mails the caller a new verification link: a member whose email is not verified yet, at most once
+     * a minute and VERIFICATIONS_PER_DAY times a day (429 with the seconds to wait).
+     */
+    async resendVerification(context: RequestContext): Promise<void> {
+      const userId = requireUser(context);
+      const at = now();
+      const link = await database.transaction(async (tx) => {
+        const member = await repo.lockAccount(tx, userId);
+        if (!member || member.kind !== 'member') throw new Conflict('Only a registered member has an email to verify');
+        if (emailVerified(member)) throw new Conflict('Your email is already verified');
+        const recent = await repo.verificationsSince(tx, userId, new Date(at.getTime() - 86_400_000));
+        const waitUntil = Math.max(
+          (recent.newest?.getTime() ?? 0) + VERIFICATION_RESEND_SECONDS * 1000,
+          recent.count >= VERIFICATIONS_PER_DAY ? recent.oldest!.getTime() + 86_400_000 : 0,
+        );
+        if (waitUntil > at.getTime()) {
+          throw new TooManyRequests('A verification link was sent a moment ago. Please check your mail, or ask again later.', Math.ceil((waitUntil - at.getTime()) / 1000));
+        }
+        return verificationLink(tx, member);
+      });
+      link.mail();
     },
 
     async setFavorite(context: RequestContext, videoId: string, favorite: boolean): Promise<void> {
@@ -278,19 +433,31 @@ export function createUserService(deps: UserServiceDeps) {
       return { items, page, size, hasMore: rows.length > size };
     },
 
-    async recordHistory(context: RequestContext, episodeId: string, positionSeconds: number): Promise<void> {
+    /**
+     * A player's heartbeat: held in memory and written with the others on the next flush
+     * (watch-positions.ts); `final` (the viewer left, paused or finished) is written at once.
+     */
+    async recordHistory(context: RequestContext, episodeId: string, positionSeconds: number, final = false): Promise<void> {
       const userId = requireUser(context);
-      const episode = await catalog.episodeRef(episodeId);
-      if (!episode) throw new NotFound('No such episode');
-      await database.transaction(async (tx) => {
-        await repo.upsertHistory(tx, { userId, videoId: episode.videoId, episodeId, episodeNumber: episode.number, positionSeconds });
-        await appendEvent(tx, context, 'history.recorded', { videoId: episode.videoId, episodeId, episodeNumber: episode.number, positionSeconds });
-      });
-      bus.nudge();
+      let episode = episodeRefs.get(episodeId);
+      if (!episode) {
+        const found = await catalog.episodeRef(episodeId);
+        if (!found) throw new NotFound('No such episode');
+        episodeRefs.set(episodeId, (episode = found));
+      }
+      await positions.record(context, { userId, videoId: episode.videoId, episodeId, episodeNumber: episode.number, positionSeconds }, final);
     },
 
+    /** Writes every held position and its events (the module's interval, and at shutdown). */
+    flushHistory: () => positions.flush(),
+    /** Writes one viewer's held positions (a guest whose history moves to a member). */
+    flushHistoryOf: (userId: string) => positions.flushViewer(userId),
+    historyWaiting: () => positions.waiting(),
+
     async history(context: RequestContext, page: number, size: number): Promise<Page<HistoryEntry>> {
-      const rows = await repo.historyPage(database.db, requireUser(context), (page - 1) * size, size + 1);
+      const userId = requireUser(context);
+      await positions.flushViewer(userId);
+      const rows = await repo.historyPage(database.db, userId, (page - 1) * size, size + 1);
       const cards = await catalog.cardsOf(rows.map((row) => row.videoId));
       const items = rows.slice(0, size).flatMap((row) => {
         const video = cards.get(row.videoId);
@@ -303,6 +470,7 @@ export function createUserService(deps: UserServiceDeps) {
 
     /** The viewer's own relation to one series: in their list, and where they stopped (the catalog's ViewerLists). */
     async viewerOf(userId: string, videoId: string) {
+      await positions.flushViewer(userId);
       const [favorited, row] = await Promise.all([repo.isFavorite(database.db, userId, videoId), repo.historyOf(database.db, userId, videoId)]);
       return { favorited, resume: row ? { episodeId: row.episodeId, positionSeconds: row.positionSeconds } : null };
     },

@@ -1,8 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { appendEvent, Conflict, Invalid, NotFound, type Database, type EventBus, type Logger, type RequestContext } from '@cliffhanger/platform';
+import { appendEvent, Conflict, Invalid, NotFound, type Database, type EventBus, type Executor, type Logger, type RequestContext } from '@cliffhanger/platform';
 import { SignInRefused, type IdentityProviders, type ProviderName } from './identity-providers.ts';
 import { userRepository as repo, type Account } from './repository.ts';
-import { isUniqueViolation, type Session, type UserService } from './service.ts';
+import { emailVerified, isUniqueViolation, type Session, type UserService } from './service.ts';
 import { hashToken, looksLikeToken, newToken } from './tokens.ts';
 
 export const SIGN_IN_STATE_MINUTES = 10;
@@ -75,8 +75,17 @@ export function createSocialSignIn(deps: SocialSignInDeps) {
   /**
    * The member a provider account signs in as: the one it was linked to; else the member with its
    * verified email, linked now; else a new member, made of the caller's guest when there is one.
+   *
+   * A member whose email was never verified may have been registered by someone else, in advance, to
+   * be handed the account of whoever later signs in with that address (pre-registration hijack). The
+   * provider has now proved whose the address is, so, as OWASP's account-linking guidance prefers,
+   * the address's owner takes the account: its password (unproven) is removed, its sessions, reset
+   * and verification links and known browsers end, and its email becomes verified. The owner may set
+   * a password of their own with a password reset.
    */
   async function memberFor(context: RequestContext, provider: string, subject: string, email: string | null): Promise<Account> {
+    // A guest's positions still in memory are written first, to move with the rest of its history.
+    if (context.userId) await users.flushHistoryOf(context.userId);
     return database.transaction(async (tx) => {
       const caller = context.userId ? await repo.accountById(tx, context.userId) : null;
       const guest = caller?.kind === 'guest' ? caller : null;
@@ -86,8 +95,8 @@ export function createSocialSignIn(deps: SocialSignInDeps) {
         member = await repo.accountByEmail(tx, email);
         if (!member) {
           const registered = guest
-            ? await repo.promoteGuest(tx, guest.id, email, null)
-            : await repo.insertAccount(tx, { id: randomUUID(), kind: 'member', email, registeredAt: new Date() });
+            ? await repo.promoteGuest(tx, guest.id, email, null, email)
+            : await repo.insertAccount(tx, { id: randomUUID(), kind: 'member', email, verifiedEmail: email, registeredAt: new Date() });
           if (!registered) throw new Conflict('This account is already registered');
           await repo.linkIdentity(tx, provider, subject, registered.id);
           // As with registering: the guest's old tokens must not open the member it became.
@@ -95,6 +104,7 @@ export function createSocialSignIn(deps: SocialSignInDeps) {
           await appendEvent(tx, context, 'user.registered', { email, wasGuest: Boolean(guest) }, registered.id);
           return registered;
         }
+        if (!emailVerified(member)) member = await takeOverUnverified(tx, member, email);
         await repo.linkIdentity(tx, provider, subject, member.id);
       }
       // As with logging in: the guest's list and history move to the member.
@@ -103,6 +113,18 @@ export function createSocialSignIn(deps: SocialSignInDeps) {
       await appendEvent(tx, context, 'user.logged_in', { mergedGuestId }, member.id);
       return member;
     });
+  }
+
+  /** The unverified member `member` handed to the owner of its email, whom the provider vouched for (memberFor). */
+  async function takeOverUnverified(tx: Executor, member: Account, email: string): Promise<Account> {
+    const now = new Date();
+    await repo.setPassword(tx, member.id, null);
+    await repo.revokeAllSessions(tx, member.id);
+    await repo.voidPasswordResets(tx, member.id);
+    await repo.voidEmailVerifications(tx, member.id, now);
+    await repo.forgetDevices(tx, member.id);
+    logger.info({ userId: member.id }, 'social sign-in took over a member whose email was unverified: its password was removed');
+    return (await repo.markEmailVerified(tx, member.id, email))!;
   }
 
   return {

@@ -218,17 +218,18 @@ describe('sessions', () => {
   });
 });
 
+/** The mails to one address so far, oldest first; with `secret`, only those carrying a link with it (`reset`, `verify`). */
+const mailsTo = (email: string, secret?: string) =>
+  fs
+    .readdirSync(mailDir)
+    .sort()
+    .map((name) => fs.readFileSync(path.join(mailDir, name), 'utf8'))
+    .filter((text) => text.startsWith(`To: ${email}\n`) && (!secret || text.includes(`?${secret}=`)));
+
 describe('password reset', () => {
-  /** The mails to one address so far, oldest first. */
-  const mailsTo = (email: string) =>
-    fs
-      .readdirSync(mailDir)
-      .sort()
-      .map((name) => fs.readFileSync(path.join(mailDir, name), 'utf8'))
-      .filter((text) => text.startsWith(`To: ${email}\n`));
   const linkIn = (text: string) => /reset=([A-Za-z0-9_-]{43})/.exec(text)![1]!;
   async function resetLinksFor(email: string, count: number): Promise<string[]> {
-    const mails = await eventually(() => (mailsTo(email).length >= count ? mailsTo(email) : null), 5_000, `${count} mails to ${email}`);
+    const mails = await eventually(() => (mailsTo(email, 'reset').length >= count ? mailsTo(email, 'reset') : null), 5_000, `${count} mails to ${email}`);
     return mails.map(linkIn);
   }
   const resetLinkFor = async (email: string) => (await resetLinksFor(email, 1))[0]!;
@@ -241,7 +242,7 @@ describe('password reset', () => {
     try {
       const answer = await gateway.call('POST', '/api/user/password/forgot', { body: { email: member.email } });
       expect(answer).toMatchObject({ status: 200, code: 200, data: null });
-      expect(mailsTo(member.email)).toEqual([]);
+      expect(mailsTo(member.email, 'reset')).toEqual([]);
     } finally {
       open();
       mailGate = Promise.resolve();
@@ -307,6 +308,81 @@ describe('password reset', () => {
     await rows(sql`update users.password_resets set expires_at = now() - interval '1 second' where token_hash = ${hash}`);
     const late = await gateway.call('POST', '/api/user/password/reset', { body: { token, password: 'too late now', confirmPassword: 'too late now' } });
     expect(late.code).toBe(500);
+  });
+});
+
+describe('verified email', () => {
+  const verifyLinksFor = async (email: string, count: number) =>
+    (await eventually(() => (mailsTo(email, 'verify').length >= count ? mailsTo(email, 'verify') : null), 5_000, `${count} verification mails`)).map(
+      (text) => /verify=([A-Za-z0-9_-]{43})/.exec(text)![1]!,
+    );
+
+  it('registering mails a link to /verifyEmail; the account works meanwhile; the link verifies once', async () => {
+    const member = await register(null);
+    expect(member.data).toMatchObject({ kind: 'member', emailVerified: false });
+    expect((await gateway.call('GET', '/api/user/favorite', { token: member.token })).code).toBe(200);
+    const [token] = await verifyLinksFor(member.email, 1);
+    expect(mailsTo(member.email, 'verify')[0]).toMatch(/\/verifyEmail\?verify=[A-Za-z0-9_-]{43}\n/);
+    const [row] = await rows<{ minutes: number }>(
+      sql`select round(extract(epoch from expires_at - now()) / 60)::int as minutes from users.email_verifications where token_hash = ${hashOf(token!)}`,
+    );
+    expect(row!.minutes).toBe(24 * 60);
+
+    const verified = await gateway.call('POST', '/api/user/email/verify', { body: { token } });
+    expect(verified.data).toMatchObject({ id: member.data.id, emailVerified: true });
+    expect((await gateway.call('GET', '/api/user', { token: member.token })).data.emailVerified).toBe(true);
+    expect(await gateway.call('POST', '/api/user/email/verify', { body: { token } })).toMatchObject({
+      status: 200,
+      code: 422,
+      data: { fields: { token: 'This verification link is invalid or has expired' } },
+    });
+  });
+
+  it('answers bad tokens with 422, never a crash', async () => {
+    for (const body of [{}, { token: 'short' }, { token: 'A'.repeat(43) }, { token: 42 }, ['x']])
+      expect((await gateway.call('POST', '/api/user/email/verify', { body })).code).toBe(422);
+  });
+
+  it('resends to a member only, once a minute: HTTP 429 with Retry-After', async () => {
+    const member = await register(null);
+    await verifyLinksFor(member.email, 1);
+    const again = await gateway.call('POST', '/api/user/email/verification', { token: member.token, body: {} });
+    expect(again).toMatchObject({ status: 429, code: 429 });
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    await rows(sql`update users.email_verifications set created_at = created_at - interval '2 minutes' where user_id = ${member.data.id}`);
+    expect((await gateway.call('POST', '/api/user/email/verification', { token: member.token, body: {} })).code).toBe(200);
+    await verifyLinksFor(member.email, 2);
+    expect((await gateway.call('POST', '/api/user/email/verification', { token: await gateway.guest(), body: {} })).code).toBe(409);
+    expect((await gateway.call('POST', '/api/user/email/verification', { body: {} })).code).toBe(401);
+  });
+});
+
+describe('per-account login throttle', () => {
+  const deviceCookieOf = (headers: Headers) => headers.getSetCookie().find((line) => line.startsWith('cliffhanger_device=')) ?? null;
+  const login = (email: string, password: string, cookie?: string) =>
+    gateway.call('POST', '/api/user/login', { body: { email, password }, headers: cookie ? { cookie } : {} });
+
+  it('ten failures slow new browsers (HTTP 429, Retry-After) and mail the owner once; the browser that logged in before still gets in', async () => {
+    const member = await register(null);
+    const cookie = deviceCookieOf(member.headers)!;
+    const [pair, ...attributes] = cookie.split('; ');
+    expect(pair).toMatch(/^cliffhanger_device=[A-Za-z0-9_-]{43}$/);
+    expect(attributes).toEqual(expect.arrayContaining(['Max-Age=31536000', 'Path=/api/user', 'HttpOnly', 'SameSite=Strict']));
+    for (let i = 0; i < 10; i++) expect((await login(member.email, `guess ${i}`)).code).toBe(500);
+    const refused = await login(member.email, password);
+    expect(refused).toMatchObject({ status: 429, code: 429 });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+
+    const known = await login(member.email, password, pair);
+    expect(known.data).toMatchObject({ id: member.data.id });
+    const notices = await eventually(() => {
+      const found = mailsTo(member.email).filter((text) => text.includes('Subject: Failed logins'));
+      return found.length > 0 ? found : null;
+    }, 5_000, 'the notice');
+    expect(notices).toHaveLength(1);
+    // Only its hash is kept.
+    expect(await rows(sql`select 1 from users.known_devices where device_hash = ${hashOf(pair!.split('=')[1]!)}`)).toHaveLength(1);
   });
 });
 

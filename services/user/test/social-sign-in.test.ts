@@ -224,18 +224,43 @@ describe('signing in with Google (OpenID Connect)', () => {
     expect(await rows(sql`select 1 from users.users where lower(email) = lower(${member.data.email})`)).toHaveLength(1);
   });
 
-  it('links a member who registered with the same verified email instead of making another', async () => {
+  it('links a member who registered and verified the same email instead of making another; the password still works', async () => {
     const email = `member-${Date.now()}@example.com`;
     const registered = await site.call('POST', '/api/user/register', { body: { email, password: 'correct horse 1', confirmPassword: 'correct horse 1' } });
+    await execute(sql`update users.users set verified_email = email where id = ${registered.data.id}`);
     const guest = await guestWithFavorite('video-1');
 
     const { browser, landing } = await signIn('google', person({ email: email.toUpperCase() }));
     const signedIn = await exchange(landing.searchParams.get('oauth'), browser, guest.token);
-    expect(signedIn.data).toMatchObject({ id: registered.data.id, kind: 'member', email });
+    expect(signedIn.data).toMatchObject({ id: registered.data.id, kind: 'member', email, emailVerified: true });
     expect(await favoritesOf(signedIn.headers.get('x-user-token')!)).toEqual(['video-1']);
     expect(await rows(sql`select id from users.users where lower(email) = lower(${email})`)).toHaveLength(1);
-    // The password still works too.
     expect((await site.call('POST', '/api/user/login', { body: { email, password: 'correct horse 1' } })).data.id).toBe(registered.data.id);
+  });
+
+  it('pre-registration hijack: an account registered with someone else’s email is theirs once they sign in with Google, not the registrant’s', async () => {
+    const email = `victim-${Date.now()}@gmail.example`;
+    const attackerPassword = 'attacker chose this 1';
+    const attacker = await site.call('POST', '/api/user/register', { body: { email, password: attackerPassword, confirmPassword: attackerPassword } });
+    const attackerToken = attacker.headers.get('x-user-token')!;
+    expect(attacker.data).toMatchObject({ kind: 'member', emailVerified: false });
+
+    // The victim, who owns the address, signs in with Google and buys there.
+    const { browser, landing } = await signIn('google', person({ email }));
+    const victim = await exchange(landing.searchParams.get('oauth'), browser);
+    expect(victim.data).toMatchObject({ kind: 'member', email, emailVerified: true });
+    const victimToken = victim.headers.get('x-user-token')!;
+    await site.call('POST', '/api/user/favorite', { token: victimToken, body: { videoId: 'video-2' } });
+
+    // The attacker's password no longer logs in, and the session they kept is over.
+    expect(await site.call('POST', '/api/user/login', { body: { email, password: attackerPassword } })).toMatchObject({ code: 500, message: 'Incorrect email or password' });
+    const kept = await site.call('GET', '/api/user', { token: attackerToken });
+    expect(kept.data).toMatchObject({ kind: 'guest' });
+    expect(kept.data.id).not.toBe(victim.data.id);
+    expect((await site.call('GET', '/api/user/favorite', { token: attackerToken })).code).toBe(401);
+    // The victim's account is theirs alone: no password on it but one they set through their own mail.
+    expect(await rows(sql`select password_hash from users.users where lower(email) = lower(${email})`)).toEqual([{ password_hash: null }]);
+    expect(await favoritesOf(victimToken)).toEqual(['video-2']);
   });
 
   it('never links, nor makes a member of, an email the provider has not verified', async () => {

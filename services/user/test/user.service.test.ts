@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileMailer, createPostgresBus, migrate, platformMigrations, queryRows, systemContext, type Database, type Mail, type Mailer, type RequestContext } from '@cliffhanger/platform';
-import { openTestDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
+import { createFileMailer, createPostgresBus, queryRows, systemContext, type Database, type Mail, type Mailer, type RequestContext } from '@cliffhanger/platform';
+import { openMigratedDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
 import type { VideoCard } from '@cliffhanger/catalog';
-import { createUserService, userMigrations, WRONG_CREDENTIALS, type UserService } from '../src/index.ts';
+import { createUserService, userModule, WRONG_CREDENTIALS, type UserService } from '../src/index.ts';
 
 // The user service's rules on a real database (PGlite, or PostgreSQL in npm test's second pass),
 // without HTTP, in the spirit of Immich's medium tests. The catalog is another service: its client
@@ -26,8 +26,9 @@ const standing = { standingOf: async (id: string) => (rich.has(id) ? { coins: 7,
 
 let database: Database;
 let users: UserService;
-const usersWith = (mailer: Mailer) =>
+const usersWith = (mailer: Mailer, now?: () => Date) =>
   createUserService({
+    now,
     database,
     bus: createPostgresBus(database, silentLogger),
     mailer,
@@ -38,9 +39,7 @@ const usersWith = (mailer: Mailer) =>
     sessionIdleDays: 30,
   });
 beforeAll(async () => {
-  database = await openTestDatabase();
-  await migrate(database, 'platform', platformMigrations);
-  await migrate(database, 'user', userMigrations);
+  database = await openMigratedDatabase(userModule);
   users = usersWith(createFileMailer(tempDir('user-mail-'), silentLogger));
 });
 afterAll(() => database?.close());
@@ -124,17 +123,23 @@ describe('the user service on a real database', () => {
 
   it('forgot-password returns before the mail is written, and the mail links to PUBLIC_URL', async () => {
     let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
+    let gate = new Promise<void>((resolve) => (open = resolve));
     const sent: Mail[] = [];
     const slowUsers = usersWith({ kind: 'smtp', send: async (mail) => void (await gate, sent.push(mail)) });
     const address = email();
     await slowUsers.register(systemContext('test'), address, 'long enough 1');
+    open();
+    await slowUsers.mailSent();
+    expect(sent.map((mail) => mail.subject)).toEqual(['Confirm your email for Cliffhanger']);
+    sent.length = 0;
+    let openAgain!: () => void;
+    gate = new Promise<void>((resolve) => (openAgain = resolve));
 
     expect(slowUsers.forgotPassword(address)).toBeUndefined();
     slowUsers.forgotPassword(email()); // nobody's: nothing is sent
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sent).toEqual([]);
-    open();
+    openAgain();
     await slowUsers.mailSent();
     expect(sent.map((mail) => mail.to)).toEqual([address]);
     expect(sent[0]!.text).toMatch(/https:\/\/cliffhanger\.example\/retrievePassword\?reset=[A-Za-z0-9_-]{43}\n/);
@@ -170,5 +175,126 @@ describe('the user service on a real database', () => {
     const left = await queryRows<{ user_id: string }>(database.db, sql`select user_id from users.sessions where user_id in (${live.user.id}, ${idle.user.id}, ${revoked.user.id})`);
     expect(left.map((row) => row.user_id)).toEqual([live.user.id]);
     expect(await users.authenticate(live.token)).toBe(live.user.id);
+  });
+});
+
+describe('verified email and the per-account login throttle, on a clock the test moves', () => {
+  let clock = new Date('2030-01-01T12:00:00Z');
+  const sent: Mail[] = [];
+  let timed: UserService;
+  beforeAll(() => {
+    timed = usersWith({ kind: 'smtp', send: async (mail) => void sent.push(mail) }, () => clock);
+  });
+  const minutes = (n: number) => (clock = new Date(clock.getTime() + n * 60_000));
+  const linksTo = async (address: string) => {
+    await timed.mailSent();
+    return sent.filter((mail) => mail.to === address && mail.subject.startsWith('Confirm')).map((mail) => /verify=([A-Za-z0-9_-]{43})/.exec(mail.text)![1]!);
+  };
+
+  it('a verification link works once, within 24 hours, and only for the address it was mailed to', async () => {
+    const address = email();
+    const member = await timed.register(systemContext('test'), address, 'long enough 1');
+    expect(member.user.emailVerified).toBe(false);
+    const [first] = await linksTo(address);
+    minutes(24 * 60 + 1);
+    await expect(timed.verifyEmail(first!)).rejects.toMatchObject({ code: 422 });
+
+    minutes(1);
+    await timed.resendVerification(as(member.user.id));
+    const [, second] = await linksTo(address);
+    expect((await timed.verifyEmail(second!)).emailVerified).toBe(true);
+    await expect(timed.verifyEmail(second!)).rejects.toMatchObject({ code: 422 });
+    await expect(timed.resendVerification(as(member.user.id))).rejects.toMatchObject({ code: 409 });
+  });
+
+  it('changing the email unverifies it: verified means the very address that was proved', async () => {
+    const address = email();
+    const member = await timed.register(systemContext('test'), address, 'long enough 1');
+    const [link] = await linksTo(address);
+    const other = email();
+    await database.db.execute(sql`update users.users set email = ${other} where id = ${member.user.id}`);
+    // The old address's link verifies neither address.
+    await expect(timed.verifyEmail(link!)).rejects.toMatchObject({ code: 422 });
+    minutes(2);
+    await timed.resendVerification(as(member.user.id));
+    const [newLink] = await linksTo(other);
+    await timed.verifyEmail(newLink!);
+    const [row] = await queryRows<{ verified_email: string }>(database.db, sql`select verified_email from users.users where id = ${member.user.id}`);
+    expect(row!.verified_email).toBe(other);
+    await database.db.execute(sql`update users.users set email = ${email()} where id = ${member.user.id}`);
+    const login = await queryRows<{ email: string }>(database.db, sql`select email from users.users where id = ${member.user.id}`);
+    expect((await timed.login(systemContext('test'), login[0]!.email, 'long enough 1')).user.emailVerified).toBe(false);
+  });
+
+  it('resending is paced: once a minute, five a day, 429 with the seconds to wait', async () => {
+    const member = await timed.register(systemContext('test'), email(), 'long enough 1');
+    await expect(timed.resendVerification(as(member.user.id))).rejects.toMatchObject({ code: 429, retryAfterSeconds: 60 });
+    for (let i = 0; i < 4; i++) {
+      minutes(1);
+      await timed.resendVerification(as(member.user.id));
+    }
+    minutes(1);
+    // Five links in the day (the registration's and four more): the next once the first is a day old.
+    await expect(timed.resendVerification(as(member.user.id))).rejects.toMatchObject({ code: 429, retryAfterSeconds: (24 * 60 - 5) * 60 });
+    await expect(timed.resendVerification(systemContext('test'))).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('ten failures slow an account for a growing delay, without checking the password; a known browser and a reset still get in', async () => {
+    const address = email();
+    const owner = await timed.register(systemContext('test'), address, 'long enough 1');
+    const guess = () => timed.login(systemContext('test'), address, 'a wrong guess');
+    for (let i = 0; i < 10; i++) await expect(guess()).rejects.toMatchObject({ code: 500, message: WRONG_CREDENTIALS });
+    // The right password from a new browser is refused too while the account is slowed.
+    await expect(timed.login(systemContext('test'), address, 'long enough 1')).rejects.toMatchObject({ code: 429, retryAfterSeconds: 60 });
+    // The browser that registered is known: the owner logs in.
+    expect((await timed.login(systemContext('test'), address, 'long enough 1', owner.device)).user.id).toBe(owner.user.id);
+    await timed.mailSent();
+    expect(sent.filter((mail) => mail.to === address && mail.subject.startsWith('Failed logins'))).toHaveLength(1);
+
+    minutes(1);
+    await expect(guess()).rejects.toMatchObject({ code: 500 });
+    await expect(guess()).rejects.toMatchObject({ code: 429, retryAfterSeconds: 120 });
+    minutes(2);
+    await expect(guess()).rejects.toMatchObject({ code: 500 });
+    await expect(guess()).rejects.toMatchObject({ code: 429, retryAfterSeconds: 240 });
+    await timed.mailSent();
+    expect(sent.filter((mail) => mail.to === address && mail.subject.startsWith('Failed logins'))).toHaveLength(1);
+
+    // An unknown email is slowed the same way: the throttle tells nobody which emails exist.
+    const nobody = email();
+    for (let i = 0; i < 10; i++) await expect(timed.login(systemContext('test'), nobody, 'x')).rejects.toMatchObject({ code: 500 });
+    await expect(timed.login(systemContext('test'), nobody, 'x')).rejects.toMatchObject({ code: 429 });
+
+    // 15 quiet minutes after the block ends the run.
+    minutes(4 + 15);
+    await expect(guess()).rejects.toMatchObject({ code: 500 });
+    await expect(guess()).rejects.toMatchObject({ code: 500 });
+  });
+
+  it('logins to one account at once, right and wrong, from new browsers each get an answer: the run is counted and ended as they come', async () => {
+    const address = email();
+    await timed.register(systemContext('test'), address, 'long enough 1');
+    // Fewer than the ten failures that slow an account, however they interleave.
+    const answers = await Promise.allSettled(
+      Array.from({ length: 9 }, (_, i) => timed.login(systemContext('test'), address, i % 3 === 0 ? 'a wrong guess' : 'long enough 1')),
+    );
+    expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(6);
+    expect(answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason.message] : []))).toEqual(Array(3).fill(WRONG_CREDENTIALS));
+  });
+
+  it('a password reset ends the run and makes its browser known', async () => {
+    const address = email();
+    await timed.register(systemContext('test'), address, 'long enough 1');
+    for (let i = 0; i < 10; i++) await expect(timed.login(systemContext('test'), address, 'wrong')).rejects.toMatchObject({ code: 500 });
+    await expect(timed.login(systemContext('test'), address, 'long enough 1')).rejects.toMatchObject({ code: 429 });
+    timed.forgotPassword(address);
+    await timed.mailSent();
+    const reset = /reset=([A-Za-z0-9_-]{43})/.exec(sent.filter((mail) => mail.to === address && mail.subject.startsWith('Reset')).at(-1)!.text)![1]!;
+    const { device } = await timed.resetPassword(reset, 'a new secret 2');
+    const back = await timed.login(systemContext('test'), address, 'a new secret 2');
+    // The reset came through the mailbox: the email is verified too.
+    expect(back.user.emailVerified).toBe(true);
+    for (let i = 0; i < 10; i++) await expect(timed.login(systemContext('test'), address, 'wrong')).rejects.toMatchObject({ code: 500 });
+    expect((await timed.login(systemContext('test'), address, 'a new secret 2', device)).user.email).toBe(address);
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keepAttribution, keepUserToken } from '../lib/attribution';
 import { onToast } from '../lib/toast';
 import { STORAGE_KEYS } from '../lib/storage';
-import { ApiError, api, onApiSignal, REQUEST_TIMEOUT_MS, type ApiSignal } from './client';
+import { ApiError, api, onApiSignal, REQUEST_TIMEOUT_MS, setInterfaceLanguage, type ApiSignal } from './client';
 
 interface Captured {
   url: string;
@@ -50,6 +50,15 @@ afterEach(() => {
 });
 
 describe('the API client', () => {
+  it('sends the interface language as Accept-Language, following the viewer’s choice', async () => {
+    answer({ code: 200, message: 'ok', data: null });
+    setInterfaceLanguage('de');
+    await api.post('/api/payment/method', { paymentToken: 'tok_1' });
+    setInterfaceLanguage('pt');
+    await api.get('/api/payment');
+    expect(calls.map((call) => (call.init.headers as Record<string, string>)['accept-language'])).toEqual(['de', 'pt']);
+  });
+
   it('sends the referrer token, user token and both click ids from local storage on every call', async () => {
     keepAttribution('?token=ref-7&fbclid=fb-1&ttclid=tt-2');
     answer({ code: 200, message: 'ok', data: [] });
@@ -64,6 +73,17 @@ describe('the API client', () => {
       'x-ttclid': 'tt-2',
     });
     expect(calls[0]!.url).toBe('/api/tag?fbclid=fb-1&ttclid=tt-2');
+  });
+
+  it("sends the landing URL's utm fields as one x-utm query, any text included", async () => {
+    keepAttribution('?utm_source=news&utm_campaign=caf%C3%A9%20%26%20more&other=x');
+    answer({ code: 200, message: 'ok', data: null });
+
+    await api.post('/api/payment/order', { planId: 'coins-500' });
+
+    const utm = new URLSearchParams(sentHeaders()['x-utm']);
+    expect(Object.fromEntries(utm)).toEqual({ utm_source: 'news', utm_campaign: 'café & more' });
+    expect(sentHeaders()['x-utm']).toMatch(/^[\x20-\x7e]+$/);
   });
 
   it('adds fbclid and ttclid to the query and to the JSON body', async () => {

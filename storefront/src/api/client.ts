@@ -1,4 +1,4 @@
-import { readAttribution, keepUserToken } from '../lib/attribution';
+import { readAttribution, keepUserToken, readUtm } from '../lib/attribution';
 import { showToast } from '../lib/toast';
 import { trackEvent } from './analytics';
 
@@ -77,9 +77,21 @@ export function newTraceparent(): string {
   return `00-${hex(16)}-${hex(8)}-00`;
 }
 
+let interfaceLanguage: string | null = null;
+
+/**
+ * The interface language the viewer reads (its `<html lang>` tag), sent as Accept-Language on every
+ * call: the server writes the viewer's mails in it (receipts, renewal notices), not in the browser's.
+ * The i18n provider sets it whenever the language changes.
+ */
+export function setInterfaceLanguage(htmlLang: string): void {
+  interfaceLanguage = htmlLang;
+}
+
 export function buildHeaders(extra: Record<string, string> = {}): Record<string, string> {
   const { referrerToken, userToken, fbclid, ttclid } = readAttribution();
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', traceparent: newTraceparent() };
+  if (interfaceLanguage) headers['accept-language'] = interfaceLanguage;
   if (referrerToken) headers['x-referrer-token'] = referrerToken;
   if (userToken) {
     headers['x-user-token'] = userToken;
@@ -87,6 +99,9 @@ export function buildHeaders(extra: Record<string, string> = {}): Record<string,
   }
   if (fbclid) headers['x-fbclid'] = fbclid;
   if (ttclid) headers['x-ttclid'] = ttclid;
+  // The landing URL's utm_* fields as one query, so any text fits a header: an order keeps them.
+  const utm = new URLSearchParams(readUtm()).toString();
+  if (utm) headers['x-utm'] = utm;
   return { ...headers, ...extra };
 }
 

@@ -17,6 +17,8 @@ export interface User {
   id: string;
   kind: 'guest' | 'member';
   email: string | null;
+  /** The member proved the email theirs (a mailed link, a password reset, Google or Facebook). */
+  emailVerified: boolean;
   /** The spendable total, paid and bonus together. */
   coins: number;
   /** The part of `coins` that may expire; spent first. */
@@ -160,7 +162,9 @@ export interface Subscription {
 export interface PaymentResult {
   orderId: string;
   status: 'succeeded' | 'requires_action' | 'failed';
-  /** Where the browser goes to authenticate (3-D Secure) when the status is requires_action. */
+  /** With requires_action: the payment's client secret, for Stripe.js's 3-D Secure challenge in the page (handleNextAction). */
+  clientSecret?: string;
+  /** With requires_action: the same challenge as a page the browser leaves for, when the provider has one (the sandbox). */
   actionUrl?: string;
   /** Why a payment failed, readable by the user. */
   message?: string;

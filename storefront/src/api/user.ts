@@ -37,13 +37,19 @@ export const userCalls = {
   forgotPassword: (email: string) => api.post<null>('/api/user/password/forgot', { email }),
   resetPassword: (token: string, password: string, confirmPassword: string) =>
     api.post<null>('/api/user/password/reset', { token, password, confirmPassword }),
+  /** Verifies the email a mailed link (`/verifyEmail?verify=`) was sent to: the member it verified. */
+  verifyEmail: (token: string) => api.post<User>('/api/user/email/verify', { token }),
+  /** Mails the member a new verification link (at most once a minute: HTTP 429 otherwise). */
+  resendVerification: () => api.post<null>('/api/user/email/verification', {}),
   updateSettings: (settings: Partial<UserSettings>) => api.post<User>('/api/user/settings', { ...settings }),
   favorites: (page: number, size: number) => api.get<Page<FavoriteItem>>('/api/user/favorite', { page, size }),
   addFavorite: (videoId: string) => api.post<null>('/api/user/favorite', { videoId }),
   removeFavorite: (videoId: string) => api.delete<null>('/api/user/favorite', { videoId }),
   history: (page: number, size: number) => api.get<Page<HistoryItem>>('/api/user/history', { page, size }),
-  recordHistory: (episodeId: string, positionSeconds: number, keepalive = false) =>
-    api.post<null>('/api/user/history', { episodeId, positionSeconds }, { keepalive }),
+  // A position saved as the viewer leaves is `final` (the server writes it at once, not with the next
+  // batch) and `keepalive` (it still arrives from a page being closed).
+  recordHistory: (episodeId: string, positionSeconds: number, onLeave = false) =>
+    api.post<null>('/api/user/history', { episodeId, positionSeconds, ...(onLeave && { final: true }) }, { keepalive: onLeave }),
   checkinStatus: () => request<CheckinStatus>('GET', '/api/user/checkin', inViewersTimeZone()),
   checkIn: () => api.post<Checkin>('/api/user/checkin', {}, inViewersTimeZone()),
 };

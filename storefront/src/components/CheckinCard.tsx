@@ -4,7 +4,7 @@ import { useCheckIn, userQueries } from '../api/userQueries';
 import { useI18n } from '../i18n/I18nProvider';
 import { LANGUAGES } from '../i18n/languages';
 import { showToast } from '../lib/toast';
-import { CheckIcon, GiftIcon } from './Icons';
+import { CheckIcon, GiftIcon } from './PageIcons';
 
 // The bonus grows for this many days in a row (the unlock service's reward table); the bar fills towards it.
 const STREAK_DAYS = 7;

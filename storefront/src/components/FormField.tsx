@@ -1,6 +1,6 @@
 import { useId, useState, type InputHTMLAttributes } from 'react';
 import { useT } from '../i18n/I18nProvider';
-import { EyeIcon } from './Icons';
+import { EyeIcon } from './PageIcons';
 
 interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;

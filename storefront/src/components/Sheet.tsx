@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useT } from '../i18n/I18nProvider';
-import { CloseIcon } from './Icons';
+import { CloseIcon } from './PageIcons';
 
 interface SheetProps {
   title: string;

@@ -1,7 +1,7 @@
 import type { VideoCard } from '../api/types';
 import { useT } from '../i18n/I18nProvider';
 import { formatCount } from '../lib/format';
-import { PlayIcon } from './Icons';
+import { PlayIcon } from './PageIcons';
 import { LazyImage } from './LazyImage';
 
 interface VideoTileProps {

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { setInterfaceLanguage } from '../api/client';
 import { readStored, STORAGE_KEYS, writeStored } from '../lib/storage';
 import type { MessageKey, Messages } from './en';
 import { htmlLangOf, loadLanguage, preferredLanguage, type LanguageCode } from './languages';
@@ -46,9 +47,12 @@ export function I18nProvider({ children, initial, preferred }: { children: React
   }, [initial, preferred, switchTo]);
 
   const language = loaded?.language;
-  // Before the paint that shows the new texts, so that screen readers and the browser's hyphenation never read one language tagged as another.
+  // Before the paint that shows the new texts, so that screen readers and the browser's hyphenation never read one language tagged as another;
+  // the API client's calls from then on ask for mails in it too.
   useLayoutEffect(() => {
-    if (language) document.documentElement.lang = htmlLangOf(language);
+    if (!language) return;
+    document.documentElement.lang = htmlLangOf(language);
+    setInterfaceLanguage(htmlLangOf(language));
   }, [language]);
 
   const setLanguage = useCallback(

@@ -35,9 +35,26 @@ export function readAttribution(): Attribution {
   };
 }
 
-/** Keeps token (as the referrer token), fbclid and ttclid of a URL's query; runs before every navigation. */
+export const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+export type Utm = Partial<Record<(typeof UTM_FIELDS)[number], string>>;
+
+export function readUtm(): Utm {
+  try {
+    const parsed = JSON.parse(readStored(STORAGE_KEYS.utm) ?? '{}') as Record<string, unknown>;
+    return Object.fromEntries(UTM_FIELDS.flatMap((field) => (typeof parsed[field] === 'string' ? [[field, parsed[field]]] : [])));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Keeps token (as the referrer token), fbclid, ttclid and the utm_* fields of a URL's query; runs
+ * before every navigation. The utm fields travel together: a URL with any replaces them all.
+ */
 export function keepAttribution(search: URLSearchParams | string): void {
   const query = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const utm = Object.fromEntries(UTM_FIELDS.flatMap((field) => (query.get(field) ? [[field, query.get(field)]] : [])));
+  if (Object.keys(utm).length > 0) writeStored(STORAGE_KEYS.utm, JSON.stringify(utm));
   const token = query.get('token');
   if (token) writeStored(STORAGE_KEYS.referrerToken, token);
   const fbclid = query.get('fbclid');

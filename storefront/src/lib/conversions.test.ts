@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { servePixel } from '../testing/renderWithApp';
 
 let hits: URLSearchParams[];
 
@@ -17,18 +18,7 @@ const hitsOf = (event: string) => hits.filter((hit) => hit.get('event') === even
 
 beforeEach(() => {
   localStorage.clear();
-  hits = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      hits.push(new URL(url, 'http://localhost').searchParams);
-      return new Response(null);
-    }),
-  );
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
+  hits = servePixel();
 });
 
 describe('conversions', () => {
@@ -76,7 +66,7 @@ describe('conversions', () => {
     trackContentView('v1', 'e2');
     trackUnlock({ videoId: 'v1', episodeId: 'e3', coins: 60 });
 
-    expect(hitsOf('page_view')).toEqual([expect.objectContaining({ path: '/videos/v1' })]);
+    expect(hitsOf('landing')).toEqual([expect.objectContaining({ path: '/videos/v1' })]);
     expect(hitsOf('video_view')).toEqual([expect.objectContaining({ videoId: 'v1', episodeId: 'e2' })]);
     expect(hitsOf('unlock')).toEqual([expect.objectContaining({ videoId: 'v1', episodeId: 'e3', coins: '60' })]);
     expect(facebookCalls().map((call) => call.slice(0, 2))).toEqual([

@@ -1,22 +1,31 @@
 import { EVENT_DEFAULTS, trackEvent } from '../api/analytics';
 import type { Money } from './format';
 import { purchaseEventId, trackPixels } from './adPixels';
+import { readUtm } from './attribution';
 import { scrubUrl } from './sensitiveUrl';
 import { readStored, STORAGE_KEYS, writeStored } from './storage';
+import { keepVisitAlive, pageOfVisit } from './visit';
 
 /**
  * What the storefront reports, each to our own pixel (statics.png, the analytics service's
  * aggregates) and to the advertisers' pixels (lib/adPixels.ts), under the names each one counts.
  */
 
-/** Our pixel gets the path; the vendors the address too, without a secret a landing link may still carry. */
-export function trackPageView(path: string): void {
-  trackEvent('page_view', { path });
+/**
+ * Our pixel gets the path and the visit: the first page of a visit is a `landing`, with the campaign
+ * it came from. The vendors get the address too, without a secret a landing link may still carry.
+ */
+export function trackPageView(path: string, now = Date.now()): void {
+  const { visit, landing } = pageOfVisit(now);
+  // Every page of a visit carries the visit's campaign (a new campaign starts a new visit), so each
+  // counts under it whether or not the landing's hit knew the viewer yet.
+  trackEvent(landing ? 'landing' : 'page_view', { path, visit, ...readUtm() });
   trackPixels('page_view', { path, url: scrubUrl(window.location.href) });
 }
 
 /** An episode opened on the video page: `video_view` is what the analytics service counts as a video view. */
 export function trackContentView(videoId: string, episodeId: string): void {
+  keepVisitAlive();
   trackEvent('video_view', { videoId, episodeId });
   trackPixels('view_content', { videoId, episodeId });
 }

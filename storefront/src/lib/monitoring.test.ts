@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MONITORING, monitoringEnvironment, recoverableErrorCount, reportRecoverableError, sentryDsnOf } from './monitoring';
+import { recoverableErrorCount, reportRecoverableError, sentryDsnOf } from './monitoring';
+import { MONITORING, monitoringEnvironment } from './monitoringSettings';
 import { sentryOptions, startSentry } from './sentry';
 
 const tracked = vi.hoisted(() => [] as Array<{ event: string; params?: Record<string, unknown> }>);
@@ -29,7 +30,7 @@ describe('error reporting and performance monitoring', () => {
   });
 
   it('starts Sentry with three traces in ten, a session replay in ten, one in ten of sessions with an error, and the environment of the host', async () => {
-    expect(sentryOptions('https://key@o1.ingest.example.io/42', 'www.cliffhanger.com')).toMatchObject({ environment: 'production', tracePropagationTargets: [] });
+    expect(sentryOptions('https://key@o1.ingest.example.io/42', 'www.cliffhanger.com')).toMatchObject({ environment: 'production', tracePropagationTargets: [/^\//, location.origin] });
     const Sentry = startSentry('https://key@o1.ingest.example.io/42', 'shorts.example.cc');
     const client = Sentry.getClient()!;
     expect(client.getOptions()).toMatchObject({

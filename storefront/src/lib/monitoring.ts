@@ -1,17 +1,12 @@
 import { trackEvent } from '../api/analytics';
+import { MONITORING, monitoringEnvironment } from './monitoringSettings';
 import { scrubText } from './sensitiveUrl';
 
 // Error reporting and performance monitoring (spec section 9), sent through our own analytics pixel,
-// and to Sentry where the site has a DSN: three traces in ten, a session replay in ten, and a
-// replay of one session in ten that meets an error.
-export const MONITORING = { traceSampleRate: 0.3, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 0.1 } as const;
+// and to Sentry where the site has a DSN (lib/sentry.ts), with the settings both read (lib/monitoringSettings.ts).
 
 /** An error's message as our analytics receives it: short, and without a secret of an address in it. */
 const reportedMessage = (message: string) => scrubText(message).slice(0, 200);
-
-export function monitoringEnvironment(hostname: string): 'sandbox' | 'production' {
-  return hostname.includes('.cc') ? 'sandbox' : 'production';
-}
 
 /** The Sentry DSN the gateway writes into the page (`<meta name="sentry-dsn">`) when SENTRY_DSN is set. */
 export function sentryDsnOf(page: Document): string | null {

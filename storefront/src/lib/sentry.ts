@@ -1,8 +1,8 @@
 import * as Sentry from '@sentry/browser';
-import { MONITORING, monitoringEnvironment } from './monitoring';
+import { MONITORING, monitoringEnvironment } from './monitoringSettings';
 import { scrubText, scrubUrl } from './sensitiveUrl';
 
-// Sentry with our settings (lib/monitoring.ts, MONITORING): a chunk of its own, which monitoring.ts
+// Sentry with our settings (lib/monitoringSettings.ts, MONITORING): a chunk of its own, which monitoring.ts
 // imports only on a site with a DSN.
 
 // Where Sentry's instrumentation (page, fetch, XHR, navigation) puts an address: breadcrumbs' and spans' data.
@@ -47,8 +47,10 @@ export function sentryOptions(dsn: string, hostname: string): Sentry.BrowserOpti
     tracesSampleRate: MONITORING.traceSampleRate,
     replaysSessionSampleRate: MONITORING.replaysSessionSampleRate,
     replaysOnErrorSampleRate: MONITORING.replaysOnErrorSampleRate,
-    // API calls carry a traceparent of their own (api/client.ts): the one trace the server continues.
-    tracePropagationTargets: [],
+    // The page load's or navigation's trace goes to the site's own calls (`sentry-trace`, `baggage`),
+    // which the gateway continues over the call's own traceparent (api/client.ts): one trace from the
+    // page load to the consumers of its events. Other origins (Stripe, the ad pixels) get nothing.
+    tracePropagationTargets: [/^\//, ...(typeof location === 'undefined' ? [] : [location.origin])],
     beforeSend: scrubEvent,
     beforeSendTransaction: scrubEvent,
     beforeBreadcrumb: scrubBreadcrumb,

@@ -4,6 +4,10 @@ export const STORAGE_KEYS = {
   userToken: 'cliffhanger.userToken',
   userId: 'cliffhanger.userId',
   clickIds: 'cliffhanger.clickIds',
+  /** The utm_* fields of the latest landing URL that had any (lib/attribution.ts). */
+  utm: 'cliffhanger.utm',
+  /** The current visit: its id, last page view and source (lib/visit.ts). */
+  visit: 'cliffhanger.visit',
   language: 'cliffhanger.language',
   searchHistory: 'cliffhanger.searchHistory',
   /** Orders whose purchase was already reported to the analytics and ad pixels (lib/conversions.ts). */

@@ -1,7 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithApp } from '../testing/renderWithApp';
 import { keepUserToken } from './attribution';
 import { usePageViews } from './usePageViews';
 
@@ -10,43 +9,28 @@ function Shell({ name }: { name: string }) {
   return <p>{name}</p>;
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
-
 // One test: the pixels load once per page, and this file is that page.
 describe('page views', () => {
   it('load the configured pixels once and report every route change to them and to our pixel', async () => {
     keepUserToken('user-token-1');
-    const hits: string[] = [];
     let answerReports: (items: unknown) => void = () => undefined;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const parsed = new URL(url, 'http://localhost');
-        if (parsed.pathname === '/api/statics.png') {
-          if (parsed.searchParams.get('event') === 'page_view') hits.push(parsed.searchParams.get('path')!);
-          return new Response(null);
-        }
-        const data = parsed.pathname === '/api/reports' ? await new Promise((resolve) => (answerReports = resolve)) : null;
-        return new Response(JSON.stringify({ code: 200, message: 'ok', data }), { headers: { 'content-type': 'application/json' } });
-      }),
-    );
-    const router = createMemoryRouter(
+    const { api, router } = renderWithApp(
       [
         { path: '/', element: <Shell name="home" /> },
         { path: '/shopping', element: <Shell name="shop" /> },
       ],
-      { initialEntries: ['/'] },
+      {
+        answers: {
+          '/api/statics.png': { status: 200, body: null },
+          '/api/reports': () => new Promise((resolve) => (answerReports = (items) => resolve({ data: items }))),
+        },
+      },
     );
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    /** Our pixel's hits of a page: the landing and every page view after it. */
+    const hits = () =>
+      api!.callsTo('GET', '/api/statics.png').flatMap(({ query }) => (['landing', 'page_view'].includes(query.get('event')!) ? [`${query.get('event')} ${query.get('path')}`] : []));
     await screen.findByText('home');
-    await vi.waitFor(() => expect(hits).toEqual(['/']));
+    await vi.waitFor(() => expect(hits()).toEqual(['landing /']));
     expect(window.fbq).toBeUndefined();
 
     // The ids arrive after the first page view: it waits for them, and goes after `init`.
@@ -58,7 +42,8 @@ describe('page views', () => {
     await act(() => router.navigate('/shopping'));
     await screen.findByText('shop');
 
-    expect(hits).toEqual(['/', '/shopping']);
+    // The first page of the visit is its landing.
+    expect(hits()).toEqual(['landing /', 'page_view /shopping']);
     expect(document.head.querySelectorAll('script')).toHaveLength(2);
     expect((window.fbq!.queue as ArrayLike<unknown>[]).map((entry) => Array.from(entry))).toEqual([
       ['init', '1234567890'],

@@ -20,14 +20,19 @@ export interface Subscription {
   handler: EventHandler;
 }
 
+export type BusHealth = 'up' | 'degraded';
+
 /** The event bus port: the Postgres adapter (outbox as log) or the Kafka adapter. */
 export interface EventBus {
   readonly kind: 'postgres' | 'kafka';
   subscribe(consumer: string, types: readonly EventType[], handler: EventHandler): void;
   /** Tells the relay that a transaction with events has committed, so delivery need not wait for a poll. */
   nudge(): void;
-  /** Throws when the bus cannot be reached (for /readyz). */
-  ping(): Promise<void>;
+  /**
+   * For /readyz: `degraded` while events cannot travel (the Kafka broker away) and wait in the
+   * outbox. A process still serves then, so readiness reports it and does not fail on it.
+   */
+  health(): BusHealth;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

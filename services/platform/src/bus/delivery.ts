@@ -1,4 +1,4 @@
-import { SpanKind } from '@opentelemetry/api';
+import { context, SpanKind, trace, type Context } from '@opentelemetry/api';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Database, type Executor } from '../db/database.ts';
@@ -20,7 +20,7 @@ export async function applyOnce(tx: Executor, consumer: string, event: BusEvent,
   if (marked.length === 0) return false;
   const own: AfterCommit[] = [];
   const attributes = { 'messaging.operation.type': 'process', 'messaging.destination.name': event.type, 'messaging.message.id': event.id, 'messaging.consumer.group.name': consumer };
-  await inSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER, attributes }, event.traceparent ? remoteContext(event.traceparent) : null, () =>
+  await inSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER, attributes }, processParent(event), () =>
     handler(event, tx, { afterCommit: (work) => own.push(work) }),
   );
   // Only a handler that succeeded leaves work for after the commit: a failed one's savepoint rolled back.
@@ -29,6 +29,17 @@ export async function applyOnce(tx: Executor, consumer: string, event: BusEvent,
 }
 
 export type AfterCommit = () => unknown;
+
+/**
+ * The parent of an event's `process` span: on Kafka, kafkajs's span of the message when it continues
+ * the event's trace (the relay sends the outbox's `traceparent`); else the event's `publish` span.
+ * Kept by hand: no library knows the outbox or the Postgres bus, which is a table.
+ */
+function processParent(event: BusEvent): Context | null {
+  if (!event.traceparent) return null;
+  const active = trace.getSpanContext(context.active());
+  return active && event.traceparent.split('-')[1] === active.traceId ? context.active() : remoteContext(event.traceparent);
+}
 
 /** Runs the handlers' after-commit work of a delivery whose transaction committed, each on its own. */
 export async function runAfterCommit(committed: AfterCommit[], logger: Logger, consumer: string): Promise<void> {
@@ -64,6 +75,8 @@ export async function replayRequested(database: Database, consumer: string, hand
   for (;;) {
     const committed: AfterCommit[] = [];
     const outcome = await database.transaction(async (tx) => {
+      // A transaction run again (a deadlock's victim) keeps only what its last run left to do.
+      committed.length = 0;
       const [row] = await queryRows<OutboxRow & { dead_id: string }>(
         tx,
         sql`select d.event_id as dead_id, o.seq, o.event_id, o.type, o.occurred_at, o.user_id, o.attribution, o.data, o.traceparent

@@ -2,21 +2,44 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { EventBus } from './bus.ts';
-import { createKafkaBus } from './kafka-bus.ts';
 import { createPostgresBus } from './postgres-bus.ts';
 
 export * from './bus.ts';
 export * from './events.ts';
+import { createKafkaBus, type KafkaBusOptions } from './kafka-bus.ts';
 export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.ts';
+export { RELAY_CONSUMER } from './kafka-relay.ts';
 export { CONTENT_TYPE, decodeEvent, encodeEvent, eventTopics, familyOf, topicOf, type WireMessage } from './wire.ts';
 export { tailKafkaEvents, tailOutboxEvents, type TailOptions } from './tail.ts';
 export { createPostgresBus } from './postgres-bus.ts';
 export { appendEdgeBatch, takeEdgeBatch, type EdgeBatch } from './edge-batches.ts';
 
+type BusConfig = Pick<
+  Config,
+  | 'KAFKA_BROKERS'
+  | 'KAFKA_CLIENT_ID'
+  | 'KAFKA_BATCH_MAX_BYTES'
+  | 'KAFKA_COMPRESSION'
+  | 'KAFKA_RECONNECT_MAX_MS'
+  | 'KAFKA_TOPIC_PARTITIONS'
+  | 'KAFKA_TOPIC_REPLICATION'
+  | 'KAFKA_TOPIC_RETENTION_HOURS'
+>;
+
 /** Kafka when KAFKA_BROKERS is set, otherwise the outbox itself is the log. */
-export function createEventBus(config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID'>, database: Database, logger: Logger): EventBus {
-  return config.KAFKA_BROKERS
-    ? createKafkaBus(database, logger, { brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID })
-    : createPostgresBus(database, logger);
+export function createEventBus(config: BusConfig, database: Database, logger: Logger): EventBus {
+  return config.KAFKA_BROKERS ? createKafkaBus(database, logger, kafkaBusOptions(config, config.KAFKA_BROKERS)) : createPostgresBus(database, logger);
+}
+
+/** The Kafka bus's settings from config. */
+export function kafkaBusOptions(config: BusConfig, brokers: string): KafkaBusOptions {
+  return {
+    brokers: brokers.split(','),
+    clientId: config.KAFKA_CLIENT_ID,
+    batchMaxBytes: config.KAFKA_BATCH_MAX_BYTES,
+    compression: config.KAFKA_COMPRESSION,
+    reconnect: { baseMs: 500, maxMs: config.KAFKA_RECONNECT_MAX_MS },
+    topics: { partitions: config.KAFKA_TOPIC_PARTITIONS, replication: config.KAFKA_TOPIC_REPLICATION, retentionHours: config.KAFKA_TOPIC_RETENTION_HOURS },
+  };
 }
 export { listDeadEvents, requestReplay, type DeadEvent } from './dead-events.ts';

@@ -1,21 +1,38 @@
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'drizzle-orm';
 import { Kafka, logLevel, Partitioners, type Consumer, type KafkaMessage, type logCreator, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { queryRows, type Database } from '../db/database.ts';
-import { defaultDeliveryPolicy, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import type { Database } from '../db/database.ts';
+import { defaultDeliveryPolicy, type BusHealth, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 import { applyOnce, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
-import { eventsFromRow, outboxColumns, type BusEvent, type EventType, type OutboxRow } from './events.ts';
-import { decodeEvent, encodeEvent, headerOf, topicOf, typeOf, type WireMessage } from './wire.ts';
+import type { BusEvent, EventType } from './events.ts';
+import { reconnectDelayMs } from './kafka-batches.ts';
+import { createKafkaRelay, OUTBOX_ID_HEADER } from './kafka-relay.ts';
+import { createEventTopics, defaultTopicSettings, type TopicSettings } from './kafka-topics.ts';
+import { decodeEvent, eventTopics, headerOf, topicOf, typeOf } from './wire.ts';
 
-const RELAY_LOCK = 72_617_004;
-const BATCH = 200;
+// kafkajs 2.2.4: a consumer's fetcher loops `while (running) await fetch(node)`, and a stopped
+// runner's fetch answers [] at once. Fetchers made by a rebalance while the consumer stops are never
+// told to stop, and their loop then spins on promises that are already resolved: the event loop
+// never reaches a timer or a socket again, so the process can neither shut down nor time out (seen
+// in the Kafka outage test). A stopped runner's fetch fails instead, which ends its fetcher; kafkajs
+// handles that failure as any other of a fetch, and the stopped consumer does not retry.
+type RunnerFetch = ((this: { running: boolean }, nodeId: number) => Promise<unknown[]>) & { stoppedFails?: true };
+const Runner = createRequire(import.meta.url)('kafkajs/src/consumer/runner.js') as { prototype: { fetch: RunnerFetch } };
+if (!Runner.prototype.fetch.stoppedFails) {
+  const fetchOfRunner = Runner.prototype.fetch;
+  const fetch: RunnerFetch = function (nodeId) {
+    if (!this.running) return Promise.reject(new Error('kafka consumer stopped'));
+    return fetchOfRunner.call(this, nodeId);
+  };
+  fetch.stoppedFails = true;
+  Runner.prototype.fetch = fetch;
+}
+
 // A retry waits in slices this long, heartbeating between them, so a long backoff does not make
 // the group think this member died and hand its partitions (and the retried event) to another.
 const HEARTBEAT_SLICE_MS = 1_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** On an event that travelled in a batch row: that row's event id, where a dead letter finds it again. */
-const OUTBOX_ID_HEADER = 'cliffhanger-outbox-id';
 const outboxIdOf = (message: KafkaMessage) => {
   const id = headerOf(message.headers, OUTBOX_ID_HEADER);
   return id && UUID.test(id) ? id : undefined;
@@ -43,65 +60,58 @@ export interface KafkaBusOptions {
    * so the tests shorten it.
    */
   fetchMaxWaitMs?: number;
+  /**
+   * How long a request to a broker may go unanswered before the client gives it up (kafkajs' 30 s by
+   * default): a broker that hangs rather than refusing is found out after this long.
+   */
+  requestTimeoutMs?: number;
+  /** The most bytes (before compression) one produce call carries: 512 KiB, half the broker's default `message.max.bytes`. */
+  batchMaxBytes?: number;
+  /** gzip (the default) or none. */
+  compression?: 'gzip' | 'none';
+  /** The relay's wait after failing to reach or send to the broker: from `baseMs` doubling to `maxMs` (0.5 s to 30 s). */
+  reconnect?: { baseMs: number; maxMs: number };
+  /** Partitions, replication and retention of the topics the relay creates (12, 3, 7 days). */
+  topics?: TopicSettings;
 }
 
 /**
- * The relay publishes committed outbox rows to Kafka in id order, one relay at a time (an advisory
- * lock), and marks them published: at least once, since a crash between send and mark sends them
- * again and consumers drop the duplicate by event id. One user's events of a family share a topic
- * and a key, hence a partition, hence their order. Each consumer is a Kafka consumer group that
- * retries a failing event in place before setting it aside, so the events behind it wait.
+ * Events reach Kafka through the outbox relay (kafka-relay.ts); each consumer is a Kafka consumer
+ * group that retries a failing event in place before setting it aside, so the events behind it
+ * wait. A broker that cannot be reached stops nothing else: start-up does not wait for it, the
+ * relay tries again and again with a growing, jittered wait while events gather in the outbox, and
+ * the bus reports itself degraded (for /readyz) until producer and consumers are connected and the
+ * last round went through.
  */
 export function createKafkaBus(database: Database, logger: Logger, options: KafkaBusOptions): EventBus {
   const pollMs = options.pollMs ?? 500;
   const delivery = options.delivery ?? defaultDeliveryPolicy;
   const prefix = options.topicPrefix ?? 'cliffhanger';
   const idempotent = options.idempotent ?? true;
-  const kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.WARN, logCreator: kafkaLogTo(logger) });
+  const reconnect = options.reconnect ?? { baseMs: 500, maxMs: 30_000 };
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    requestTimeout: options.requestTimeoutMs,
+    logLevel: logLevel.WARN,
+    logCreator: kafkaLogTo(logger),
+  });
   const subscriptions: Subscription[] = [];
-  const consumers: Consumer[] = [];
+  /** Consumers running, by consumer name; one that crashed for good leaves, to be started again. */
+  const consumers = new Map<string, Consumer>();
   let producer: Producer | null = null;
+  let health: BusHealth = 'degraded';
   let running = false;
   let stopping = new AbortController();
   let relayLoop: Promise<void> | null = null;
-  let wakeRelay: (() => void) | null = null;
-
-  /** Publishes the next committed outbox rows; answers whether more are waiting. */
-  async function publishCommittedEvents(): Promise<boolean> {
-    return database.transaction(async (tx) => {
-      // Two relays would interleave their batches on a partition and break one user's order.
-      const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`);
-      if (!lock?.locked) return false;
-      const rows = await queryRows<OutboxRow & { id: string | number }>(
-        tx,
-        sql`select id, ${outboxColumns} from platform.outbox where published_at is null order by id limit ${BATCH}`,
-      );
-      if (rows.length === 0) return false;
-      const byTopic = new Map<string, WireMessage[]>();
-      const sent: typeof rows = [];
-      let count = 0;
-      for (const row of rows) {
-        // Batch rows (the pixel's hits) go out as an event each, keyed by its own user; one send
-        // carries about a batch's worth of events, and at least one row.
-        if (count >= BATCH * 5) break;
-        const events = eventsFromRow(row);
-        const topic = topicOf(row.type as EventType, prefix);
-        const messages = byTopic.get(topic) ?? [];
-        for (const event of events) {
-          const message = encodeEvent(event);
-          if (event.id !== row.event_id) message.headers[OUTBOX_ID_HEADER] = row.event_id;
-          messages.push(message);
-        }
-        byTopic.set(topic, messages);
-        sent.push(row);
-        count += events.length;
-      }
-      await producer!.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })), acks: -1 });
-      const ids = sent.map((row) => Number(row.id));
-      await tx.execute(sql`update platform.outbox set published_at = now() where id in (${sql.join(ids, sql`, `)})`);
-      return sent.length < rows.length || rows.length === BATCH;
-    });
-  }
+  /** Ends the relay's wait: on stop, or on a commit unless the wait is for the broker to come back. */
+  let endWait: (() => void) | null = null;
+  let waitingForBroker = false;
+  const relay = createKafkaRelay(database, logger, () => producer!, {
+    prefix,
+    maxBytes: options.batchMaxBytes ?? 512 * 1024,
+    compression: options.compression ?? 'gzip',
+  });
 
   async function receive({ consumer, types, handler }: Subscription, message: KafkaMessage, heartbeat: () => Promise<void>): Promise<void> {
     const type = typeOf(message.headers);
@@ -119,7 +129,11 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
     for (let failures = 1; ; failures++) {
       try {
         const committed: AfterCommit[] = [];
-        await database.transaction((tx) => applyOnce(tx, consumer, event, handler, committed));
+        // A transaction run again (a deadlock's victim) keeps only what its last run left to do.
+        await database.transaction((tx) => {
+          committed.length = 0;
+          return applyOnce(tx, consumer, event, handler, committed);
+        });
         await runAfterCommit(committed, logger, consumer);
         return;
       } catch (error) {
@@ -147,10 +161,98 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
   async function startConsumer(subscription: Subscription): Promise<void> {
     // A group per prefix too: one group across two prefixes would hand one deployment's partitions to the other.
     const kafkaConsumer = kafka.consumer({ groupId: `${prefix}.${subscription.consumer}`, maxWaitTimeInMs: options.fetchMaxWaitMs });
-    consumers.push(kafkaConsumer);
-    await kafkaConsumer.connect();
-    await kafkaConsumer.subscribe({ topics: [...new Set(subscription.types.map((type) => topicOf(type, prefix)))], fromBeginning: true });
-    await kafkaConsumer.run({ eachMessage: ({ message, heartbeat }) => receive(subscription, message, heartbeat) });
+    try {
+      await kafkaConsumer.connect();
+      await kafkaConsumer.subscribe({ topics: [...new Set(subscription.types.map((type) => topicOf(type, prefix)))], fromBeginning: true });
+      await kafkaConsumer.run({ eachMessage: ({ message, heartbeat }) => receive(subscription, message, heartbeat) });
+    } catch (error) {
+      await kafkaConsumer.disconnect().catch(() => {});
+      throw error;
+    }
+    consumers.set(subscription.consumer, kafkaConsumer);
+    // kafkajs restarts a consumer itself after errors it deems passing; after any other it stays
+    // down, so the relay's loop starts it again.
+    kafkaConsumer.on(kafkaConsumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || consumers.get(subscription.consumer) !== kafkaConsumer) return;
+      logger.error({ consumer: subscription.consumer, err: payload.error }, 'kafka consumer stopped; starting it again');
+      consumers.delete(subscription.consumer);
+      void kafkaConsumer.disconnect().catch(() => {});
+    });
+  }
+
+  /** Brings up what is not up yet: the topics and producer first, then each consumer. Throws while the broker cannot be reached. */
+  async function connect(): Promise<void> {
+    if (!producer) {
+      await createEventTopics(kafka, eventTopics(prefix), options.topics ?? defaultTopicSettings, logger);
+      // The Java client's murmur2 partitioner: a user's key lands on the same partition from any client.
+      // Few retries of its own: the relay's loop waits out an outage, with its jitter, in its place.
+      const connecting = kafka.producer({
+        allowAutoTopicCreation: true,
+        idempotent,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        retry: { retries: 3, initialRetryTime: 250 },
+      });
+      try {
+        await connecting.connect();
+      } catch (error) {
+        await connecting.disconnect().catch(() => {});
+        throw error;
+      }
+      producer = connecting;
+    }
+    for (const subscription of subscriptions) if (running && !consumers.has(subscription.consumer)) await startConsumer(subscription);
+  }
+
+  /** One turn of the relay: connect what is down, publish what waits. Answers whether more waits. */
+  async function relayTurn(): Promise<boolean> {
+    try {
+      await connect();
+      return await relay.publishCommittedEvents();
+    } catch (error) {
+      // A producer that failed may hold dead connections: the next turn makes a new one.
+      const failed = producer;
+      producer = null;
+      await failed?.disconnect().catch(() => {});
+      throw error;
+    }
+  }
+
+  async function runRelay(): Promise<void> {
+    let failures = 0;
+    while (running) {
+      let wait = pollMs;
+      try {
+        if (await relayTurn()) wait = 0;
+        if (failures > 0) logger.info({ failures }, 'kafka: broker reached again; the outbox drains');
+        failures = 0;
+        waitingForBroker = false;
+        health = consumers.size === subscriptions.length ? 'up' : 'degraded';
+      } catch (error) {
+        if (!running) return;
+        failures += 1;
+        health = 'degraded';
+        waitingForBroker = true;
+        wait = reconnectDelayMs(failures, reconnect);
+        logger.error({ err: error, failures, retryInMs: wait }, 'kafka relay: broker unreachable or send failed; events wait in the outbox');
+      }
+      try {
+        await relay.republishRequested();
+        for (const { consumer, handler } of subscriptions) await replayRequested(database, consumer, handler, logger);
+      } catch (error) {
+        if (running) logger.error({ err: error }, 'replaying dead events failed; retrying');
+      }
+      if (wait > 0 && running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          endWait = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        endWait = null;
+      }
+    }
   }
 
   return {
@@ -160,53 +262,28 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
       subscriptions.push({ consumer, types, handler });
     },
     nudge() {
-      wakeRelay?.();
+      if (!waitingForBroker) endWait?.();
     },
-    async ping() {
-      const admin = kafka.admin();
-      await admin.connect();
-      try {
-        await admin.describeCluster();
-      } finally {
-        await admin.disconnect();
-      }
-    },
+    health: () => health,
     async start() {
       running = true;
       stopping = new AbortController();
+      health = 'degraded';
       if (!idempotent) logger.warn('kafka: idempotent producer off; a retried send may be written twice (consumers drop it by event id)');
-      // The Java client's murmur2 partitioner: a user's key lands on the same partition from any client.
-      producer = kafka.producer({ allowAutoTopicCreation: true, idempotent, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
-      await producer.connect();
-      for (const subscription of subscriptions) await startConsumer(subscription);
-      relayLoop = (async () => {
-        while (running) {
-          let wait = pollMs;
-          try {
-            if (await publishCommittedEvents()) wait = 0;
-            for (const { consumer, handler } of subscriptions) await replayRequested(database, consumer, handler, logger);
-          } catch (error) {
-            if (running) logger.error({ err: error }, 'kafka relay failed; retrying');
-          }
-          if (wait > 0 && running) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, wait);
-              wakeRelay = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-          }
-        }
-      })();
+      // Not awaited: a process starts and serves while the broker is away; its events wait in the outbox.
+      relayLoop = runRelay();
     },
     async stop() {
       running = false;
       stopping.abort();
-      wakeRelay?.();
+      endWait?.();
       await relayLoop;
-      await Promise.all(consumers.splice(0).map((c) => c.disconnect()));
+      const started = [...consumers.values()];
+      consumers.clear();
+      await Promise.all(started.map((consumer) => consumer.disconnect()));
       await producer?.disconnect();
+      producer = null;
+      health = 'degraded';
     },
   };
 }

@@ -1,4 +1,5 @@
 import { decodeEnvelope, decodePayload, encodeEnvelope, encodePayload, eventTypes, payloadSchemas, schemaVersionOf, type EventType } from '@cliffhanger/proto';
+import { utmOf } from '../context.ts';
 import type { BusEvent } from './events.ts';
 
 /**
@@ -38,6 +39,7 @@ export function encodeEvent(event: BusEvent): WireMessage {
       referrerToken: event.attribution.referrerToken ?? undefined,
       fbclid: event.attribution.fbclid ?? undefined,
       ttclid: event.attribution.ttclid ?? undefined,
+      ...utmOf(event.attribution),
     },
     payload: encodePayload(event.type, event.data),
     traceparent: event.traceparent,
@@ -85,6 +87,7 @@ export function decodeEvent(value: Buffer | null, headers: WireHeaders | undefin
       referrerToken: envelope.attribution?.referrerToken ?? null,
       fbclid: envelope.attribution?.fbclid ?? null,
       ttclid: envelope.attribution?.ttclid ?? null,
+      ...utmOf(envelope.attribution),
     },
     data: decodePayload(type, envelope.payload),
     ...(envelope.traceparent && { traceparent: envelope.traceparent }),

@@ -2,6 +2,11 @@ import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { Database, Executor, RawSession } from './database.ts';
 
+const DEADLOCK_ATTEMPTS = 3;
+/** PostgreSQL's deadlock_detected (40P01), as pg throws it or drizzle wraps it (`cause`). */
+const isDeadlock = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && ((error as { code?: unknown }).code === '40P01' || isDeadlock((error as { cause?: unknown }).cause));
+
 /** A real PostgreSQL server through a node-postgres pool. */
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   // A connection that cannot be had within 10 s is an error to handle, not a wait without end.
@@ -16,7 +21,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // one connection smaller for good (close() then waits for it forever). Every transaction on the
   // pool (this module's and a repository's `db.transaction`) takes its client here instead, always
   // gives it back, and drops it when the connection is gone.
-  pooled.transaction = async (fn, config) => {
+  const once: typeof pooled.transaction = async (fn, config) => {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
@@ -26,6 +31,18 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       throw error;
     } finally {
       client.release(broken);
+    }
+  };
+  // A transaction PostgreSQL chose as a deadlock's victim was rolled back whole: it runs again, as
+  // PostgreSQL's documentation asks of applications, a few times after a short random wait.
+  pooled.transaction = async (fn, config) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(fn, config);
+      } catch (error) {
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
     }
   };
   const db = pooled as unknown as Executor;

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { failure } from '../envelope.ts';
-import { AppError } from '../errors.ts';
+import { AppError, TooManyRequests } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { reportCrash } from '../observability/sentry.ts';
 
@@ -19,13 +19,18 @@ const httpErrors: Record<string, { status: number; message: string }> = {
 
 /**
  * The one place errors become envelopes. Domain errors are handled outcomes (HTTP 200 with their
- * code); anything else is a crash: logged with the request id (and reported to Sentry when it
+ * code, but 429 for TooManyRequests); anything else is a crash: logged with the request id (and reported to Sentry when it
  * runs), answered without internals.
  */
 export function errorEnvelope(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.destroy();
+      return;
+    }
+    // A throttled call answers as the gateway's rate limits do (HTTP 429), so clients and proxies wait as told.
+    if (error instanceof TooManyRequests) {
+      res.status(429).setHeader('retry-after', String(error.retryAfterSeconds)).json(failure(429, error.message, error.data));
       return;
     }
     if (error instanceof AppError) {

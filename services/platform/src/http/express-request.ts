@@ -1,5 +1,6 @@
 import express from 'express';
 import type { RequestContext } from '../context.ts';
+import type { AdminCaller } from './admin-guard.ts';
 
 declare global {
   // Express's own extension point: every request carries the context the gateway built for it.
@@ -9,6 +10,8 @@ declare global {
       context: RequestContext;
       /** The JSON body's bytes as they arrived: what a signed webhook is verified on, and what is forwarded. */
       rawBody?: Buffer;
+      /** Set by `requireRole` on an admin call: who makes it, for the audit log. */
+      admin?: AdminCaller;
     }
   }
 }

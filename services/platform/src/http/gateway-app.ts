@@ -9,7 +9,6 @@ import { apiMethodGuard, inputGuard } from './input-guard.ts';
 import { closeWhenStopping, operationsRoutes } from './operations.ts';
 import { mountRateLimits } from './rate-limits.ts';
 import { requestContext, type Authenticate } from './request-context.ts';
-import { traceRequests } from './tracing.ts';
 
 export interface GatewayOptions {
   platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger' | 'config' | 'redis' | 'lifecycle'>;
@@ -42,7 +41,6 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use(compression());
   app.use(operationsRoutes(platform, options.readiness));
 
-  app.use('/api', traceRequests('browser'));
   app.use('/api', apiMethodGuard);
   app.use('/api', jsonBody());
   app.use('/api', inputGuard);
@@ -83,16 +81,19 @@ function pixelSourcesFor(config: Pick<Platform['config'], PixelSetting>, directi
   return (Object.keys(pixelSources) as PixelSetting[]).filter((setting) => config[setting]).flatMap((setting) => pixelSources[setting][directive]);
 }
 
-function securityPolicy(config: Pick<Platform['config'], 'STRIPE_PUBLISHABLE_KEY' | 'SENTRY_DSN' | PixelSetting>) {
+function securityPolicy(config: Pick<Platform['config'], 'STRIPE_PUBLISHABLE_KEY' | 'SENTRY_DSN' | 'MEDIA_EDGE_URL' | PixelSetting>) {
   const stripe = Boolean(config.STRIPE_PUBLISHABLE_KEY);
+  // The player fetches playlists and segments (hls.js) and subtitles from the media edge when there is one.
+  const edge = config.MEDIA_EDGE_URL ? [new URL(config.MEDIA_EDGE_URL).origin] : [];
   return {
     defaultSrc: ["'self'"],
     imgSrc: ["'self'", 'data:', 'blob:', ...pixelSourcesFor(config, 'imgSrc')],
-    mediaSrc: ["'self'", 'blob:'],
+    mediaSrc: ["'self'", 'blob:', ...edge],
     workerSrc: ["'self'", 'blob:'],
     // The browser's Sentry reports go to the DSN's host.
     connectSrc: [
       "'self'",
+      ...edge,
       ...(stripe ? stripeSources.connectSrc : []),
       ...(config.SENTRY_DSN ? [new URL(config.SENTRY_DSN).origin] : []),
       ...pixelSourcesFor(config, 'connectSrc'),

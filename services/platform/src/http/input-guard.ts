@@ -48,12 +48,16 @@ export function inputGuard(req: Request, _res: Response, next: NextFunction) {
   next(problem ? new Invalid({ [problem.field]: problem.message }) : undefined);
 }
 
+// tus, the resumable upload protocol, asks an upload's offset with HEAD (services/catalog's uploads).
+const TUS_UPLOADS = /^\/admin\/uploads(\/|$)/;
+
 /**
  * HEAD and OPTIONS on /api: no call answers them (a HEAD of GET /api/user would make a guest), so
- * they get the envelope's 405 instead of Express's plain-text defaults.
+ * they get the envelope's 405 instead of Express's plain-text defaults. Resumable uploads are the
+ * one exception.
  */
 export function apiMethodGuard(req: Request, res: Response, next: NextFunction) {
-  if (req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
+  if ((req.method !== 'HEAD' && req.method !== 'OPTIONS') || TUS_UPLOADS.test(req.path)) return next();
   res.setHeader('allow', 'GET, POST, PUT, DELETE');
   res.status(405).json(failure(405, `Method not allowed: ${req.method}`));
 }

@@ -58,6 +58,7 @@ export function createServiceClient(baseUrl: string, internalToken: string, opti
 
   /** One try: the envelope, or null when the service itself failed (unreachable, timed out, 502/503/504). */
   async function attempt<T>(method: string, url: URL, headers: Record<string, string>, body: unknown): Promise<Envelope<T> | null> {
+    // fetch is undici, which no instrumentation here covers: its client span is made by hand.
     const call = traceOutgoingCall(method, url);
     try {
       const response = await fetch(url, {

@@ -15,8 +15,10 @@ export function closeWhenStopping(platform: Pick<Platform, 'lifecycle'>) {
 type OperationsPlatform = Pick<Platform, 'database' | 'bus' | 'metrics' | 'lifecycle' | 'logger' | 'config'>;
 
 /**
- * /healthz (the process answers), /readyz (database and bus reachable, nothing still starting),
- * /metrics (Prometheus; in production only with `Authorization: Bearer <ADMIN_TOKEN>`).
+ * /healthz (the process answers), /readyz (database reachable, nothing still starting; the bus's
+ * state in the body: `busStatus: 'degraded'` while Kafka is away, which fails nothing, since events
+ * wait in the outbox and every request is still served),
+ * /metrics (Prometheus; in production only with `Authorization: Bearer <METRICS_TOKEN>`).
  */
 export function operationsRoutes(platform: OperationsPlatform, readiness?: Readiness): Router {
   const router = Router();
@@ -38,7 +40,9 @@ export function operationsRoutes(platform: OperationsPlatform, readiness?: Readi
       res.status(503).json(failure(503, `starting: ${starting}`));
       return;
     }
-    res.json(ok({ status: 'ready', database: platform.database.kind, bus: platform.bus.kind }));
+    const busStatus = platform.bus.health();
+    if (busStatus === 'degraded') platform.logger.warn('ready, but the bus is degraded: events wait in the outbox for the broker');
+    res.json(ok({ status: 'ready', database: platform.database.kind, bus: platform.bus.kind, busStatus }));
   });
   router.get('/metrics', metricsAccess(platform.config), async (_req, res) => {
     res.type(platform.metrics.registry.contentType).send(await platform.metrics.registry.metrics());
@@ -46,31 +50,28 @@ export function operationsRoutes(platform: OperationsPlatform, readiness?: Readi
   return router;
 }
 
-/** Which dependency does not answer, by name only: a driver's message (hosts, users) stays in the log. */
-async function firstUnreachable(platform: OperationsPlatform): Promise<'database' | 'bus' | null> {
-  for (const [name, ping] of [
-    ['database', () => platform.database.ping()],
-    ['bus', () => platform.bus.ping()],
-  ] as const) {
-    try {
-      await ping();
-    } catch (error) {
-      platform.logger.warn({ err: error }, `not ready: ${name} unreachable`);
-      return name;
-    }
+/** Whether the database does not answer, by name only: a driver's message (hosts, users) stays in the log. */
+async function firstUnreachable(platform: OperationsPlatform): Promise<'database' | null> {
+  try {
+    await platform.database.ping();
+    return null;
+  } catch (error) {
+    platform.logger.warn({ err: error }, 'not ready: database unreachable');
+    return 'database';
   }
-  return null;
 }
 
 /**
  * Metrics name routes, queues and the process's internals: public on a laptop, and in production
- * only for a scraper that sends ADMIN_TOKEN (none at all without one).
+ * only for a scraper that sends METRICS_TOKEN (none at all without one). The admin token does not
+ * open them: the scraper's secret is its own, so Prometheus never holds one that changes the catalog,
+ * and every pod that is scraped need not hold the admin token.
  */
 function metricsAccess(config: OperationsPlatform['config']) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (config.NODE_ENV !== 'production') return next();
     const given = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
-    if (config.ADMIN_TOKEN && sameSecret(config.ADMIN_TOKEN, given)) return next();
-    res.status(401).json(failure(401, 'Metrics need the admin token'));
+    if (config.METRICS_TOKEN && sameSecret(config.METRICS_TOKEN, given)) return next();
+    res.status(401).json(failure(401, config.METRICS_TOKEN ? 'Metrics need the metrics token' : 'Metrics are off: set METRICS_TOKEN to scrape them'));
   };
 }

@@ -8,7 +8,6 @@ import { jsonBody } from './express-request.ts';
 import { inputGuard } from './input-guard.ts';
 import { CONTEXT_HEADER, decodeContext, INTERNAL_TOKEN_HEADER, sameSecret } from './internal-http.ts';
 import { closeWhenStopping, operationsRoutes } from './operations.ts';
-import { traceRequests } from './tracing.ts';
 
 /**
  * The HTTP face of one service running apart (TARGET=user, catalog, transcoder): operations
@@ -26,7 +25,6 @@ export function createServiceApp(
   app.set('etag', false);
   app.use(closeWhenStopping(platform));
   app.use(operationsRoutes(platform, readiness));
-  app.use(traceRequests('service'));
   app.use((req, _res, next) => {
     if (!sameSecret(internalToken, req.get(INTERNAL_TOKEN_HEADER))) return next(new Forbidden('Internal calls only'));
     req.context = decodeContext(req.get(CONTEXT_HEADER)) ?? systemContext();

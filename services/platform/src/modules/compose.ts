@@ -3,6 +3,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { ConfigError, type Config } from '../config.ts';
 import { migrate } from '../db/index.ts';
 import { eventsAdminRoutes } from '../http/events-admin.ts';
+import { operationsAdminRoutes, within, type ServiceHealth } from '../http/operations-admin.ts';
 import { createGatewayApp } from '../http/gateway-app.ts';
 import { createBreakers, type CircuitBreaker } from '../http/circuit-breaker.ts';
 import { createServiceClient } from '../http/internal-http.ts';
@@ -169,8 +170,11 @@ interface GatewayParts {
  */
 function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts) {
   const { config, logger } = platform;
-  // The bus's dead letters live in the database every process shares: the gateway answers for them.
-  const routes: Router[] = [eventsAdminRoutes(platform)];
+  // The bus's dead letters and the jobs live where every process reaches them: the gateway answers for them.
+  const routes: Router[] = [
+    eventsAdminRoutes(platform),
+    operationsAdminRoutes(platform, { queues: registry.modules.flatMap((module) => module.queues ?? []), services: () => servicesHealth(platform, registry, parts) }),
+  ];
   const media: RequestHandler[] = [];
   const forwarded: { prefix: string; forward: RequestHandler }[] = [];
   for (const module of registry.modules) {
@@ -211,6 +215,20 @@ function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts)
     media,
   });
   return { app, edges };
+}
+
+/** Each module's state: one here by its own readiness, one apart by its /readyz, beside this gateway's circuit to it. */
+function servicesHealth(platform: Platform, registry: Registry, parts: GatewayParts): Promise<ServiceHealth[]> {
+  return Promise.all(
+    registry.modules.map(async (module): Promise<ServiceHealth> => {
+      const instance = parts.instances.get(module.name);
+      if (instance) return { name: module.name, runs: 'here', state: await within(async () => ((await instance.readiness?.()) ? 'starting' : 'up')), circuit: null };
+      const url = platform.config.serviceUrls[module.name];
+      if (!url) return { name: module.name, runs: 'apart', state: 'unknown', circuit: null };
+      const state = await within(async () => ((await fetch(new URL('/readyz', url), { signal: AbortSignal.timeout(2_000) })).ok ? 'up' : 'down'));
+      return { name: module.name, runs: 'apart', state, circuit: parts.breakerOf(module.name).state };
+    }),
+  );
 }
 
 /**

@@ -93,6 +93,8 @@ export interface ServiceModule<C = unknown> {
   rateLimited?: RateLimitedCall[];
   /** Names of the modules whose clients it uses. */
   needs?: string[];
+  /** Names of the job queues it works, listed to operators by GET /api/admin/jobs. */
+  queues?: string[];
   /** Its call answered at every gateway's edge (`Edge`), built where a gateway runs. */
   edge?(context: EdgeContext): Edge;
   init(context: ModuleContext): Promise<ModuleInstance<C>> | ModuleInstance<C>;

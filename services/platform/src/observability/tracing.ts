@@ -31,10 +31,11 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 
 /**
- * Traces (OpenTelemetry). The HTTP kit, the database and the bus make their spans explicitly with
- * these helpers: automatic instrumentation patches modules as they load, which ESM under tsx does
- * not let it do. Only a request starts a trace; the database, the outbox and consumers continue
- * one, so background work (polls, relays, jobs) makes no spans of its own.
+ * Traces (OpenTelemetry). OpenTelemetry's instrumentations (instrument.ts, loaded first by every
+ * entry point) make the spans of HTTP in and out, express's routes, pg's queries, Redis commands and
+ * Kafka; these helpers make the rest: calls by fetch, PGlite's transactions, the outbox's `publish`
+ * and the consumers' `process`. Only a request starts a trace; the database, the outbox and
+ * consumers continue one, so background work (polls, relays, jobs) makes no spans of its own.
  */
 const w3c = new W3CTraceContextPropagator();
 const tracer = () => trace.getTracer('cliffhanger');
@@ -82,6 +83,18 @@ const CALLER_OUTSIDE = createContextKey('cliffhanger.caller-outside');
  */
 export const fromOutside = (parent: Context): Context => parent.setValue(CALLER_OUTSIDE, true);
 
+/** The same mark as an attribute of an incoming span, which the HTTP instrumentation sets (instrument.ts). */
+export const CALLER_OUTSIDE_ATTRIBUTE = 'cliffhanger.caller.outside';
+
+/**
+ * A URL's path as a span records it (issue 26): without its query, which may hold a sign-in's code
+ * and state or a token, and with a media grant (`/media/g/<grant>/…`) replaced by `:grant`.
+ */
+export function tracedPath(url: string): string {
+  const path = url.split(/[?#]/, 1)[0] || '/';
+  return path.replace(/\/media\/g\/[^/]+/, '/media/g/:grant');
+}
+
 /**
  * A trace is recorded or not as a whole: a span whose parent (in this process, another service, or
  * the outbox) was not recorded is not either, whatever `first` would say. `first` decides where a
@@ -93,8 +106,11 @@ class ParentDecides implements Sampler {
 
   shouldSample(parent: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
     const spanContext = trace.getSpanContext(parent);
-    const decided = spanContext && trace.isSpanContextValid(spanContext) && !(spanContext.isRemote && parent.getValue(CALLER_OUTSIDE));
+    const outside = parent.getValue(CALLER_OUTSIDE) === true || attributes[CALLER_OUTSIDE_ATTRIBUTE] === true;
+    const decided = spanContext && trace.isSpanContextValid(spanContext) && !(spanContext.isRemote && outside);
     if (decided && !(spanContext.traceFlags & TraceFlags.SAMPLED)) return { decision: SamplingDecision.NOT_RECORD };
+    // A Kafka message written outside any trace (background work) starts none where it is received.
+    if (!decided && attributes['messaging.system'] === 'kafka') return { decision: SamplingDecision.NOT_RECORD };
     return this.first.shouldSample(parent, traceId, name, kind, attributes, links);
   }
 

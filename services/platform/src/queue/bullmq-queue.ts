@@ -10,6 +10,8 @@ import {
   type JobHandler,
   type JobQueue,
   type JobState,
+  type JobStatus,
+  type ListedJob,
   type QueueDepth,
 } from './queue.ts';
 
@@ -33,6 +35,13 @@ function connectionOf(url: string): ConnectionOptions {
     maxRetriesPerRequest: null,
   };
 }
+
+// BullMQ's states each status of the port gathers.
+const statesOf: Record<Exclude<JobStatus, 'completed'>, ('waiting' | 'prioritized' | 'delayed' | 'waiting-children' | 'active' | 'failed')[]> = {
+  waiting: ['waiting', 'prioritized', 'delayed', 'waiting-children'],
+  active: ['active'],
+  dead: ['failed'],
+};
 
 const statusOf: Record<string, JobState['status']> = {
   waiting: 'waiting',
@@ -183,6 +192,42 @@ export function createBullmqQueue(logger: Logger, options: BullmqQueueOptions): 
         progress: typeof job.progress === 'number' ? job.progress : 0,
         lastError: job.failedReason ? (STALLED_OUT.has(job.failedReason) ? WORKER_LOST : job.failedReason) : null,
       };
+    },
+    async list(name, status, { offset = 0, limit = 50 } = {}) {
+      const queue = queueOf(name);
+      const states = statesOf[status];
+      const counts = await queue.getJobCounts(...states);
+      const total = states.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
+      // getJobs pages each state apart, so a page across several is cut state by state, in the order of statesOf.
+      const jobs: Job[] = [];
+      let skip = offset;
+      for (const state of states) {
+        const inState = counts[state] ?? 0;
+        if (skip >= inState) {
+          skip -= inState;
+          continue;
+        }
+        const wanted = limit - jobs.length;
+        if (wanted <= 0) break;
+        jobs.push(...(await queue.getJobs([state], skip, skip + wanted - 1, false)));
+        skip = 0;
+      }
+      const items = jobs
+        .filter((job): job is Job => Boolean(job))
+        .map(
+          (job): ListedJob => ({
+            id: job.id!,
+            queue: name,
+            status,
+            data: job.data,
+            attempts: Math.min(job.attemptsStarted, job.opts.attempts ?? job.attemptsStarted),
+            progress: typeof job.progress === 'number' ? job.progress : 0,
+            lastError: job.failedReason ? (STALLED_OUT.has(job.failedReason) ? WORKER_LOST : job.failedReason) : null,
+            createdAt: new Date(job.timestamp).toISOString(),
+            finishedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
+          }),
+        );
+      return { items, total };
     },
     async depth() {
       const names = new Set([...queues.keys(), ...worked]);

@@ -13,6 +13,7 @@ import {
   type JobHandler,
   type JobQueue,
   type JobState,
+  type ListedJob,
   type QueueDepth,
 } from './queue.ts';
 
@@ -206,6 +207,31 @@ export function createDatabaseQueue(database: Database, logger: Logger, options:
         sql`select id, status, attempts, progress, last_error from platform.jobs where id = ${id} and queue = ${definition.queue}`,
       );
       return row ? { id: row.id, status: row.status, attempts: row.attempts, progress: row.progress, lastError: row.last_error } : null;
+    },
+    async list(queue, status, { offset = 0, limit = 50 } = {}) {
+      const rows = await queryRows<{ id: string; data: unknown; attempts: number; progress: number; last_error: string | null; created_at: string | Date; finished_at: string | Date | null; total: number }>(
+        database.db,
+        sql`select id, data, attempts, progress, last_error, created_at, finished_at, count(*) over ()::int as total
+              from platform.jobs where queue = ${queue} and status = ${status}
+             order by created_at desc, id limit ${limit} offset ${offset}`,
+      );
+      const items = rows.map(
+        (row): ListedJob => ({
+          id: row.id,
+          queue,
+          status,
+          data: parse(row.data),
+          attempts: row.attempts,
+          progress: row.progress,
+          lastError: row.last_error,
+          createdAt: new Date(row.created_at).toISOString(),
+          finishedAt: row.finished_at ? new Date(row.finished_at).toISOString() : null,
+        }),
+      );
+      // A page past the end has no row to carry the count: count apart only then.
+      if (rows.length > 0 || offset === 0) return { items, total: Number(rows[0]?.total ?? 0) };
+      const [counted] = await queryRows<{ total: number }>(database.db, sql`select count(*)::int as total from platform.jobs where queue = ${queue} and status = ${status}`);
+      return { items, total: Number(counted?.total ?? 0) };
     },
     async depth() {
       const rows = await queryRows<{ queue: string; status: QueueDepth['status']; jobs: number }>(

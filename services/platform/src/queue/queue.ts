@@ -70,6 +70,26 @@ export interface QueueDepth {
   jobs: number;
 }
 
+/** One job of a queue's listing, as the operator console shows it. */
+export interface ListedJob extends JobState {
+  queue: string;
+  data: unknown;
+  createdAt: string;
+  /** When it ended dead (or completed); null while it waits or runs. */
+  finishedAt: string | null;
+}
+
+export interface JobPage {
+  items: ListedJob[];
+  /** Jobs of that queue in that state, whatever the page. */
+  total: number;
+}
+
+export interface ListJobsOptions {
+  offset?: number;
+  limit?: number;
+}
+
 export interface EnqueueOptions {
   /** Enqueueing an id that already exists does nothing: enqueue is idempotent by id. */
   jobId?: string;
@@ -91,6 +111,11 @@ export interface JobQueue {
   /** Registers what to do when a job of this kind ends dead; runs in the processes that work it. */
   onDead<T>(definition: JobDefinition<T>, hook: DeadJobHook<T>): void;
   getJob(definition: JobDefinition<unknown>, id: string): Promise<JobState | null>;
+  /**
+   * One page of a queue's jobs in a state (waiting counts delayed ones, dead the failed ones), newest
+   * first, for the console; asks the queue by name, so any process may list jobs others enqueue and work.
+   */
+  list(queue: string, status: Exclude<JobStatus, 'completed'>, options?: ListJobsOptions): Promise<JobPage>;
   /** Jobs waiting (delayed included), running and dead, per queue this process enqueues to or works (the /metrics depth). */
   depth(): Promise<QueueDepth[]>;
   start(): Promise<void>;

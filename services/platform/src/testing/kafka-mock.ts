@@ -8,6 +8,14 @@ import { spawn, spawnSync } from 'node:child_process';
  */
 export interface KafkaMockCluster {
   brokers: string[];
+  /**
+   * An outage: the brokers' process is stopped (SIGSTOP). Connections stay open and new ones are
+   * accepted by the kernel, but nothing is answered, as with a broker hung or cut off by the network;
+   * what the cluster holds (topics, offsets, groups) is kept for `resume`.
+   */
+  pause(): void;
+  /** The end of the outage (SIGCONT): the brokers answer again, from where they were. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -23,6 +31,7 @@ export function startKafkaMockCluster(brokerCount = 3, timeoutMs = 15_000): Prom
   const stop = async () => {
     process.off('exit', killOnExit);
     if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGCONT');
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
     await exited;
@@ -50,7 +59,12 @@ export function startKafkaMockCluster(brokerCount = 3, timeoutMs = 15_000): Prom
       started = true;
       clearTimeout(timer);
       child.off('exit', exitedEarly);
-      resolve({ brokers: found[1]!.split(',').filter(Boolean), stop });
+      resolve({
+        brokers: found[1]!.split(',').filter(Boolean),
+        pause: () => void child.kill('SIGSTOP'),
+        resume: () => void child.kill('SIGCONT'),
+        stop,
+      });
     });
   });
 }

@@ -20,6 +20,8 @@ export async function scratchDir(prefix = 'cliffhanger-media-'): Promise<{ path:
 }
 
 export interface ClipOptions {
+  /** Where to write it; without, the clip comes back as bytes (for uploads). */
+  file?: string;
   seconds?: number;
   width?: number;
   height?: number;
@@ -30,9 +32,25 @@ export interface ClipOptions {
   rotate?: number;
 }
 
-/** A tiny real clip: a test pattern with a tone, small enough for two shared cores. */
-export async function makeClip(tools: FfmpegTools, file: string, options: ClipOptions = {}): Promise<void> {
-  const { seconds = 2, width = 240, height = 426, rate = 24 } = options;
+/**
+ * A tiny real clip: a test pattern with a tone, small enough for two shared cores (2 s, 240x426 at
+ * 24 fps by default). Written to `options.file`, or answered as bytes without one. The one clip maker
+ * of the suites: they pass their package's ffmpeg (the transcoder's `ffmpegTools()`).
+ */
+export async function makeClip(tools: FfmpegTools, options: ClipOptions & { file: string }): Promise<void>;
+export async function makeClip(tools: FfmpegTools, options?: ClipOptions & { file?: undefined }): Promise<Buffer>;
+export async function makeClip(tools: FfmpegTools, options: ClipOptions = {}): Promise<Buffer | void> {
+  if (!options.file) {
+    const dir = await scratchDir('cliffhanger-clip-');
+    try {
+      const file = join(dir.path, 'clip.mp4');
+      await makeClip(tools, { ...options, file });
+      return await readFile(file);
+    } finally {
+      await dir.remove();
+    }
+  }
+  const { file, seconds = 2, width = 240, height = 426, rate = 24 } = options;
   const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${rate}:duration=${seconds}`];
   if (options.audio !== false) args.push('-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, '-ac', '1', '-c:a', 'aac', '-shortest');
   args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
@@ -42,18 +60,6 @@ export async function makeClip(tools: FfmpegTools, file: string, options: ClipOp
   await run(tools.ffmpeg, [...args, upright]);
   await run(tools.ffmpeg, ['-v', 'error', '-y', '-i', upright, '-c', 'copy', '-metadata:s:v', `rotate=${options.rotate}`, file]);
   await rm(upright);
-}
-
-/** The same clip as bytes, for uploads. */
-export async function clipBytes(tools: FfmpegTools, options: ClipOptions = {}): Promise<Buffer> {
-  const dir = await scratchDir('cliffhanger-clip-');
-  try {
-    const file = join(dir.path, 'clip.mp4');
-    await makeClip(tools, file, options);
-    return await readFile(file);
-  } finally {
-    await dir.remove();
-  }
 }
 
 export async function makeAudioOnly(tools: FfmpegTools, file: string): Promise<void> {

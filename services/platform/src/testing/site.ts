@@ -5,7 +5,7 @@ import { composeTarget, type ComposeOptions, type Composition, type Registry } f
 import type { Mailer } from '../mail/mailer.ts';
 import type { ServiceModule } from '../modules/module.ts';
 import { startPlatform, stopPlatform, type Platform } from '../platform.ts';
-import { eventually, openTestPlatform } from './index.ts';
+import { eventually, openTestPlatform } from './fixtures.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -47,6 +47,8 @@ const generousLimits = {
   RATE_LIMIT_PIXEL_PER_MINUTE: '100000',
   // Pixel hits are written a moment after they arrive; suites wait for them with `eventually`.
   PIXEL_FLUSH_MS: '20',
+  // Heartbeats too: a viewer reads their own at once anyway; events and others' reads follow the flush.
+  HISTORY_FLUSH_MS: '20',
 };
 
 /**
@@ -61,6 +63,8 @@ export async function startSite(options: SiteOptions) {
   await startPlatform(platform);
   const background =
     options.background === false ? { stop: async () => void (await Promise.all(composition.edges.map((edge) => edge.stop()))) } : composition.startBackground();
+  let backgroundStopped: Promise<void> | null = null;
+  const stopBackground = () => (backgroundStopped ??= Promise.resolve(background.stop()));
   const server = http.createServer(composition.listener).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -101,16 +105,18 @@ export async function startSite(options: SiteOptions) {
     async upload(videoId: string, bytes: Buffer, query = ''): Promise<Answer> {
       return admin('POST', `/api/admin/videos/${videoId}/episodes${query}`, { raw: bytes, headers: { 'content-type': 'video/mp4' } });
     },
-    async settled(episodeId: string, timeoutMs = 60_000): Promise<any> {
+    async settled(episodeId: string, timeoutMs = 150_000): Promise<any> {
       return eventually(async () => {
         const { data } = await admin('GET', `/api/admin/episodes/${episodeId}`);
         return data.status === 'ready' || data.status === 'failed' ? data : null;
       }, timeoutMs, `episode ${episodeId} to settle`);
     },
+    /** Stops the modules' background work as a SIGTERM does, the database still open to look at what it left. */
+    stopBackground,
     async close() {
       server.closeAllConnections();
       server.close();
-      await background.stop();
+      await stopBackground();
       await stopPlatform(platform);
     },
   };

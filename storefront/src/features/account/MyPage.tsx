@@ -1,8 +1,10 @@
 import { Link } from 'react-router-dom';
+import { usePayments } from '../../api/paymentQueries';
 import { useCurrentUser } from '../../api/userQueries';
 import { AutoUnlockSwitch } from '../../components/AutoUnlockSwitch';
 import { CheckinCard } from '../../components/CheckinCard';
-import { BookmarkIcon, ChevronRightIcon, CoinIcon, CrownIcon, HistoryIcon, LogoutIcon, UnlockIcon, UserIcon } from '../../components/Icons';
+import { BookmarkIcon, CoinIcon, CrownIcon, UserIcon } from '../../components/Icons';
+import { ChevronRightIcon, HistoryIcon, LogoutIcon, UnlockIcon } from '../../components/PageIcons';
 import { LanguageChooser } from '../../components/LanguageChooser';
 import { useT } from '../../i18n/I18nProvider';
 import { formatDate } from '../../lib/format';
@@ -16,6 +18,8 @@ export function MyPage() {
   const t = useT();
   const user = useCurrentUser().data;
   const logout = useLogout();
+  // A renewal that failed waits for a new card, which /shopping takes.
+  const pastDue = usePayments().data?.pages[0]?.subscription?.status === 'past_due';
   useDocumentTitle(t('account.title'));
   const member = user?.kind === 'member';
   const links = [
@@ -46,6 +50,12 @@ export function MyPage() {
           </p>
         </div>
       </section>
+      {pastDue && (
+        <p className="notice notice--error" role="alert">
+          {t('renew.title')}{' '}
+          <Link to="/shopping#renew">{t('account.updateCard')}</Link>
+        </p>
+      )}
       {!member && (
         <div className="account__cta">
           <Link to="/login" className="button button--primary">{t('auth.login')}</Link>

@@ -66,3 +66,27 @@ export function useResetPassword() {
       userCalls.resetPassword(token, password, confirmPassword),
   });
 }
+
+/**
+ * Verifies the email of the link the page was opened with, once (the token works once: a query keyed
+ * by it runs a single time however often the page renders); the current user is read again after.
+ */
+export function useVerifyEmail(token: string | null) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: ['verifyEmail', token],
+    queryFn: async () => {
+      const user = await userCalls.verifyEmail(token!);
+      void queryClient.invalidateQueries({ queryKey: userQueries.current().queryKey });
+      return user;
+    },
+    enabled: token !== null,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+}
+
+export function useResendVerification() {
+  return useMutation({ mutationFn: () => userCalls.resendVerification() });
+}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { VideoCard } from '../../api/types';
-import { ChevronLeftIcon, ChevronRightIcon, PlayIcon } from '../../components/Icons';
+import { ChevronLeftIcon, ChevronRightIcon, PlayIcon } from '../../components/PageIcons';
 import { LazyImage } from '../../components/LazyImage';
 import { useT } from '../../i18n/I18nProvider';
 

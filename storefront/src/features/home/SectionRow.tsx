@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { HomeSection } from '../../api/types';
-import { ChevronRightIcon } from '../../components/Icons';
+import { ChevronRightIcon } from '../../components/PageIcons';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
 

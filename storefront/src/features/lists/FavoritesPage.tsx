@@ -1,4 +1,4 @@
-import { CloseIcon } from '../../components/Icons';
+import { CloseIcon } from '../../components/PageIcons';
 import { InfiniteList } from '../../components/InfiniteList';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PlayIcon } from '../../components/Icons';
+import { PlayIcon } from '../../components/PageIcons';
 import { InfiniteList } from '../../components/InfiniteList';
 import { LazyImage } from '../../components/LazyImage';
 import { useT } from '../../i18n/I18nProvider';

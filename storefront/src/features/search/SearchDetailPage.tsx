@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
-import { ChevronLeftIcon } from '../../components/Icons';
+import { ChevronLeftIcon } from '../../components/PageIcons';
 import { InfiniteList } from '../../components/InfiniteList';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ChevronRightIcon, HistoryIcon, SearchIcon, TrashIcon } from '../../components/Icons';
+import { SearchIcon } from '../../components/Icons';
+import { ChevronRightIcon, HistoryIcon, TrashIcon } from '../../components/PageIcons';
 import { VideoTile } from '../../components/VideoTile';
 import { useT } from '../../i18n/I18nProvider';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';

@@ -1,10 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { CardError } from '../../api/payment';
 import { useCurrentUser } from '../../api/userQueries';
 import { FormField } from '../../components/FormField';
-import { CardIcon, LockIcon } from '../../components/Icons';
+import { CardIcon, LockIcon } from '../../components/PageIcons';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/en';
 import { LANGUAGES } from '../../i18n/languages';
@@ -13,22 +14,21 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import {
   cardDigits,
   cardRefusal,
-  formatExpiryInput,
-  groupCardNumber,
   parseExpiry,
+  typedInto,
   validateCardForm,
   validatePayer,
   type CardFormErrors,
   type CardFormValues,
 } from './cardForm';
+import { CardFields, ProviderPending } from './CardFields';
 import { PlanSummary } from './PlanSummary';
-import { usePaymentConfig, usePlans } from './queries';
-import { StripeCardField } from './StripeCardField';
+import { shopQueries, usePaymentConfig, usePlans } from './queries';
 import { sandboxCard, useCheckout, wasUnanswered, type CardEntry, type CardPaymentOutcome } from './useCheckout';
 import { useStripeCard } from './useStripeCard';
 import './shop.css';
 
-/** Messages by field; `card` is Stripe's word on its Card Element. */
+/** Messages by field; `card` is Stripe's word on the card in its Payment Element. */
 type FieldErrors = Partial<Record<keyof CardFormValues | 'card', string>>;
 
 const FORM_FIELDS: (keyof CardFormValues)[] = ['cardNumber', 'email', 'expiry', 'cvv', 'firstName', 'lastName'];
@@ -43,8 +43,9 @@ const resultPath = (orderId: string, status: string) => `/order/result?orderId=$
 
 /**
  * /order/easy?planId= (or ?orderId= for an order made elsewhere): the card form of the spec and a
- * PayPal button. The card goes to the provider's tokenizer (the sandbox's, or Stripe Elements when
- * GET /api/payment/config says Stripe); the order is paid with the token only.
+ * PayPal button. The card goes to the provider's tokenizer (the sandbox's, or Stripe's Payment Element
+ * and a ConfirmationToken when GET /api/payment/config says Stripe); the order is paid with the token
+ * only. With Stripe, a 3-D Secure challenge is taken in this page (useCheckout's authenticateInPage).
  */
 export function OrderEasyPage() {
   const { t, language } = useI18n();
@@ -62,10 +63,16 @@ export function OrderEasyPage() {
   const [leaving, setLeaving] = useState(false);
   const config = usePaymentConfig();
   const provider = config.data;
+  const stripeKey = provider?.provider === 'stripe' ? provider.publishableKey : null;
+  // Stripe's Payment Element must know the price before it mounts: the plan's, or a linked order's as the order list has it.
+  const linkedOrder = useQuery({ ...shopQueries.order(linkedOrderId ?? ''), enabled: Boolean(stripeKey && linkedOrderId) }).data;
+  const bought = plan ?? plans.data?.find((entry) => entry.id === linkedOrder?.planId);
+  const charged = plan?.price ?? linkedOrder?.price;
   const showCardMessage = useCallback((message: string | null) => setErrors((current) => ({ ...current, card: message ?? undefined })), []);
   const stripeCard = useStripeCard(
-    provider?.provider === 'stripe' ? provider.publishableKey : null,
+    stripeKey,
     LANGUAGES.find((entry) => entry.code === language)?.htmlLang ?? 'auto',
+    charged ? { amount: charged.amount, currency: charged.currency, saveCard: bought?.kind === 'vip' } : null,
     showCardMessage,
   );
   useDocumentTitle(t('order.title'));
@@ -137,7 +144,7 @@ export function OrderEasyPage() {
     const payer = { email, firstName: values.firstName.trim(), lastName: values.lastName.trim() };
     let card: CardEntry;
     if (stripe) {
-      card = stripeCard.entry(`${payer.firstName} ${payer.lastName}`);
+      card = stripeCard.entry({ name: `${payer.firstName} ${payer.lastName}`, email });
     } else {
       const expiry = parseExpiry(values.expiry);
       if (!expiry) return;
@@ -154,13 +161,7 @@ export function OrderEasyPage() {
   const field = (name: keyof CardFormValues) => ({
     value: values[name],
     error: errors[name],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const typed = event.target.value;
-      if (name === 'cardNumber') set(name, groupCardNumber(typed));
-      else if (name === 'expiry') set(name, formatExpiryInput(typed, values.expiry));
-      else if (name === 'cvv') set(name, typed.replace(/\D/g, '').slice(0, 4));
-      else set(name, typed);
-    },
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(name, typedInto(name, event.target.value, values[name])),
   });
   const busy = payByCard.isPending || payByPaypal.isPending || leaving;
   const price = plan ? formatPrice(plan.price.amount, plan.price.currency) : '';
@@ -170,18 +171,7 @@ export function OrderEasyPage() {
       <h1 className="page__title">{t('order.title')}</h1>
       {plan && <PlanSummary plan={plan} />}
       {!provider ? (
-        config.isError ? (
-          <p className="notice notice--error" role="alert">
-            {t('order.providerUnreachable')}{' '}
-            <button type="button" className="checkout__retry" onClick={() => void config.refetch()}>
-              {t('list.retry')}
-            </button>
-          </p>
-        ) : (
-          <p className="checkout__status">
-            <span className="spinner" aria-hidden="true" /> {t('list.loading')}
-          </p>
-        )
+        <ProviderPending config={config} />
       ) : (
         <>
           <form className="form checkout__form" noValidate onSubmit={submit} aria-busy={busy}>
@@ -190,24 +180,7 @@ export function OrderEasyPage() {
                 {failure}
               </p>
             )}
-            {provider.provider === 'stripe' ? (
-              <StripeCardField
-                label={t('order.card')}
-                error={errors.card}
-                status={stripeCard.status}
-                mount={stripeCard.mount}
-                focus={stripeCard.focus}
-                retry={stripeCard.retry}
-              />
-            ) : (
-              <>
-                <FormField label={t('order.cardNumber')} inputMode="numeric" autoComplete="cc-number" placeholder="1234 5678 9012 3456" {...field('cardNumber')} />
-                <div className="form__row">
-                  <FormField label={t('order.expiry')} inputMode="numeric" autoComplete="cc-exp" placeholder={t('order.expiryPlaceholder')} maxLength={5} {...field('expiry')} />
-                  <FormField label={t('order.cvv')} inputMode="numeric" autoComplete="cc-csc" maxLength={4} {...field('cvv')} />
-                </div>
-              </>
-            )}
+            <CardFields provider={provider} stripeCard={stripeCard} cardError={errors.card} field={field} />
             <FormField label={t('auth.email')} type="email" autoComplete="email" {...field('email')} />
             <div className="form__row">
               <FormField label={t('order.firstName')} autoComplete="cc-given-name" {...field('firstName')} />

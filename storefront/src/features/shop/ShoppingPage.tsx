@@ -1,15 +1,16 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Plan } from '../../api/types';
 import { useCurrentUser } from '../../api/userQueries';
 import { CheckinCard } from '../../components/CheckinCard';
 import { CoinIcon, CrownIcon } from '../../components/Icons';
 import { useT } from '../../i18n/I18nProvider';
-import { formatPrice } from '../../lib/format';
+import { formatDate, formatPrice } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { CurrentPlan } from './CurrentPlan';
 import { periodText } from './planText';
-import { usePlans } from './queries';
+import { usePastDueSubscription, usePlans } from './queries';
+import { RenewCard } from './RenewCard';
 import './shop.css';
 
 // The first-purchase offer leads the coin packs; the rest keep the order the plan list gives.
@@ -18,7 +19,8 @@ const offerFirst = (a: Plan, b: Plan) => Number(Boolean(b.firstPurchaseOnly)) - 
 /**
  * /shopping: the wallet, the daily check-in, the current VIP plan with cancel and resume, VIP plans and coin packs.
  * Choosing a plan opens /order/easy?planId=, which makes the order when the user pays.
- * /shopping#vip and /shopping#coins (the unlock sheet's links) open at that section.
+ * /shopping#vip and /shopping#coins (the unlock sheet's links) open at that section. A VIP whose renewal
+ * failed (the failed-renewal mail links here) is asked for a new card first.
  */
 export function ShoppingPage() {
   const t = useT();
@@ -32,10 +34,13 @@ export function ShoppingPage() {
   const vipPlans = plans.data?.filter((plan) => plan.kind === 'vip') ?? [];
   const vip = user?.vip ?? null;
   const loaded = Boolean(plans.data);
+  const pastDue = usePastDueSubscription();
+  const [renewedUntil, setRenewedUntil] = useState<string | null>(null);
+  const asksForCard = Boolean(pastDue);
 
   useEffect(() => {
     if (loaded && hash) document.getElementById(hash.slice(1))?.scrollIntoView?.({ block: 'start' });
-  }, [loaded, hash]);
+  }, [loaded, hash, asksForCard]);
 
   const choose = (plan: Plan) => navigate(`/order/easy?planId=${encodeURIComponent(plan.id)}`);
 
@@ -52,7 +57,19 @@ export function ShoppingPage() {
 
       <CheckinCard />
 
-      {vip && <CurrentPlan vip={vip} planTitle={plans.data?.find((plan) => plan.id === vip.planId)?.title} />}
+      {renewedUntil && (
+        <p className="notice notice--success" role="status">
+          {t('renew.succeeded', { date: formatDate(renewedUntil) })}
+        </p>
+      )}
+      {pastDue && (
+        <RenewCard
+          subscription={pastDue}
+          planTitle={plans.data?.find((plan) => plan.id === pastDue.planId)?.title}
+          onRenewed={(subscription) => setRenewedUntil(subscription.renewsAt)}
+        />
+      )}
+      {vip && !pastDue && <CurrentPlan vip={vip} planTitle={plans.data?.find((plan) => plan.id === vip.planId)?.title} />}
 
       {plans.isPending && <p className="list-footer__text">{t('list.loading')}</p>}
       {plans.isError && (

@@ -13,7 +13,7 @@ interface StripeCardFieldProps {
 }
 
 /**
- * The place of the card number, expiry and CVV fields when Stripe takes the card: Stripe's Card
+ * The place of the card number, expiry and CVV fields when Stripe takes the card: Stripe's Payment
  * Element mounts in the box, with the same label and error line as the form's other fields.
  */
 export function StripeCardField({ label, status, error, mount, focus, retry }: StripeCardFieldProps) {
@@ -21,7 +21,7 @@ export function StripeCardField({ label, status, error, mount, focus, retry }: S
   const id = useId();
   return (
     <div className={`field ${error ? 'field--error' : ''}`} role="group" aria-labelledby={`${id}-label`} aria-describedby={error ? `${id}-error` : undefined}>
-      {/* Not tied to an input (the inputs are in Stripe's iframe): a click focuses the Card Element instead. */}
+      {/* Not tied to an input (the inputs are in Stripe's iframe): a click focuses the Payment Element instead. */}
       <label id={`${id}-label`} className="field__label" onClick={focus}>
         {label}
       </label>

@@ -79,6 +79,11 @@ export function validatePayer(values: Pick<CardFormValues, 'email' | 'firstName'
  * Whether the card can pay is the provider's answer, at pay time.
  */
 export function validateCardForm(values: CardFormValues, now = new Date()): CardFormErrors {
+  return { ...validateCard(values, now), ...validatePayer(values) };
+}
+
+/** The card's own fields, the whole form of a card given without a purchase (a past-due VIP's new card). */
+export function validateCard(values: Pick<CardFormValues, 'cardNumber' | 'expiry' | 'cvv'>, now = new Date()): CardFormErrors {
   const errors: CardFormErrors = {};
   const digits = cardDigits(values.cardNumber);
   if (!digits) errors.cardNumber = 'order.enterCard';
@@ -91,8 +96,15 @@ export function validateCardForm(values: CardFormValues, now = new Date()): Card
   const cvv = values.cvv.trim();
   if (!cvv) errors.cvv = 'order.enterCvv';
   else if (!/^\d+$/.test(cvv) || cvv.length !== cvvLength(digits)) errors.cvv = cvvLength(digits) === 4 ? 'order.invalidCvv4' : 'order.invalidCvv3';
+  return errors;
+}
 
-  return { ...errors, ...validatePayer(values) };
+/** What a card field holds after a keystroke: the number grouped, the expiry's slash, the CVV's digits. */
+export function typedInto(name: keyof CardFormValues, typed: string, previous: string): string {
+  if (name === 'cardNumber') return groupCardNumber(typed);
+  if (name === 'expiry') return formatExpiryInput(typed, previous);
+  if (name === 'cvv') return typed.replace(/\D/g, '').slice(0, 4);
+  return typed;
 }
 
 /**

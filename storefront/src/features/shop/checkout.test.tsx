@@ -1,25 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Order, Plan, User } from '../../api/types';
-import { I18nProvider } from '../../i18n/I18nProvider';
-import { keepUserToken } from '../../lib/attribution';
-import { OrderEasyPage } from './OrderEasyPage';
-import { OrderResultPage } from './OrderResultPage';
+import type { Order, Plan } from '../../api/types';
 import { ORDER_POLL } from './queries';
-import { ShoppingPage } from './ShoppingPage';
-
-interface Sent {
-  method: string;
-  url: string;
-  path: string;
-  headers: Record<string, string>;
-  body: Record<string, unknown> | null;
-}
-
-/** What a route answers: envelope data (code 200), another envelope code, a plain JSON body (the tokenizer), or no answer. */
-type Answer = { data: unknown } | { code: number; message: string; data?: unknown } | { plain: unknown; status: number } | 'no answer';
+import { renderShop, serveShop, type, type Shop } from './shopTesting';
 
 const plans: Plan[] = [
   { id: 'coins-500', kind: 'coins', title: 'Starter', price: { amount: 499, currency: 'USD' }, coins: 500, bonusCoins: 50 },
@@ -30,81 +13,13 @@ const plans: Plan[] = [
 
 const CARD = '4242424242424242';
 
-let sent: Sent[];
-let user: User;
-let orders: Order[];
-let routes: Record<string, (call: Sent) => Answer>;
-
 /**
  * The gateway and the sandbox tokenizer as docs/api.md describes them, in memory. Each test changes
- * the routes it is about; every call is kept in `sent`.
+ * the routes it is about; every call is kept in `shop.sent`.
  */
-function serve() {
-  user = { id: 'u1', kind: 'member', email: 'ada@example.com', coins: 10, bonusCoins: 0, vip: null, settings: { autoUnlock: false } };
-  orders = [];
-  routes = {
-    'GET /api/user': () => ({ data: user }),
-    'GET /api/plan': () => ({ data: plans }),
-    'GET /api/payment/config': () => ({ data: { provider: 'sandbox', tokenUrl: '/sandbox/v1/tokens' } }),
-    'POST /api/payment/order': (call) => {
-      const plan = plans.find((entry) => entry.id === call.body?.planId)!;
-      const order: Order = { id: `o${orders.length + 1}`, planId: plan.id, price: plan.price, status: 'created', createdAt: '2026-11-22T10:00:00Z' };
-      orders.unshift(order);
-      return { data: order };
-    },
-    'POST /sandbox/v1/tokens': () => ({ plain: { id: `tok_${sent.length}`, card: { brand: 'Visa', last4: '4242', exp_month: 12, exp_year: 2034 } }, status: 200 }),
-    'POST /api/payment/pay': (call) => {
-      const order = orders.find((entry) => entry.id === call.body?.orderId)!;
-      order.status = 'succeeded';
-      user = { ...user, coins: user.coins + 550, bonusCoins: 50 };
-      return { data: { orderId: order.id, status: 'succeeded' } };
-    },
-    'GET /api/payment': () => ({ data: { items: orders, page: 1, size: 20, hasMore: false, subscription: null } }),
-  };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const parsed = new URL(url, 'http://localhost');
-      const call: Sent = {
-        method: init.method ?? 'GET',
-        url,
-        path: parsed.pathname,
-        headers: init.headers as Record<string, string>,
-        body: init.body ? (JSON.parse(init.body as string) as Record<string, unknown>) : null,
-      };
-      sent.push(call);
-      const route = routes[`${call.method} ${call.path}`];
-      const answer: Answer = route ? route(call) : { code: 404, message: `No such call: ${call.method} ${call.path}` };
-      if (answer === 'no answer') throw new TypeError('Failed to fetch');
-      const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
-      if ('plain' in answer) return json(answer.plain, answer.status);
-      if ('code' in answer) return json({ code: answer.code, message: answer.message, data: answer.data ?? null });
-      return json({ code: 200, message: 'ok', data: answer.data });
-    }),
-  );
-}
+let shop: Shop;
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(
-    [
-      { path: '/shopping', Component: ShoppingPage },
-      { path: '/order/easy', Component: OrderEasyPage },
-      { path: '/order/result', Component: OrderResultPage },
-    ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <I18nProvider>
-        <RouterProvider router={router} />
-      </I18nProvider>
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-const calls = (method: string, path: string) => sent.filter((call) => call.method === method && call.path === path);
-const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
+const calls = (method: string, path: string) => shop.calls(method, path);
 
 function fillCard(overrides: Partial<Record<'Card number' | 'Expiry (MM/YY)' | 'CVV' | 'First name' | 'Last name', string>> = {}) {
   const values = { 'Card number': CARD, 'Expiry (MM/YY)': '12/34', CVV: '123', 'First name': 'Ada', 'Last name': 'Lovelace', ...overrides };
@@ -119,22 +34,30 @@ function catchLeaving() {
 }
 
 beforeEach(() => {
-  localStorage.clear();
-  keepUserToken('user-token-1');
-  sent = [];
-  serve();
+  shop = serveShop({
+    plans,
+    coins: 10,
+    provider: {
+      'GET /api/payment/config': () => ({ data: { provider: 'sandbox', tokenUrl: '/sandbox/v1/tokens' } }),
+      'POST /sandbox/v1/tokens': () => ({ status: 200, body: { id: `tok_${shop.sent.length}`, card: { brand: 'Visa', last4: '4242', exp_month: 12, exp_year: 2034 } } }),
+      'POST /api/payment/pay': (call) => {
+        const order = shop.orders.find((entry) => entry.id === call.body?.orderId)!;
+        order.status = 'succeeded';
+        shop.user = { ...shop.user, coins: shop.user.coins + 550, bonusCoins: 50 };
+        return { data: { orderId: order.id, status: 'succeeded' } };
+      },
+    },
+    fallback: (call) => ({ code: 404, message: `No such call: ${call.method} ${call.path}` }),
+  });
 });
 
 afterEach(() => {
-  cleanup();
   vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('the plans on /shopping', () => {
   it('lists coin packs with their bonus, the first-purchase offer first, and VIP plans with their period', async () => {
-    renderAt('/shopping');
+    renderShop('/shopping');
     const coins = await screen.findByRole('region', { name: 'Coin packs' });
     const packs = within(coins).getAllByRole('listitem');
     expect(packs[0]!.textContent).toContain('First purchase offer');
@@ -150,7 +73,7 @@ describe('the plans on /shopping', () => {
   });
 
   it('opens the card page for the chosen plan without making an order yet', async () => {
-    const router = renderAt('/shopping');
+    const router = renderShop('/shopping');
     fireEvent.click(await screen.findByRole('button', { name: 'Buy · $4.99' }));
     await screen.findByRole('heading', { name: 'Pay by card' });
     expect(router.state.location.search).toBe('?planId=coins-500');
@@ -161,7 +84,7 @@ describe('the plans on /shopping', () => {
 
 describe('paying by card on /order/easy', () => {
   it('says what is wrong with each field, in words, before asking anyone', async () => {
-    renderAt('/order/easy?planId=coins-500');
+    renderShop('/order/easy?planId=coins-500');
     fireEvent.click(await screen.findByRole('button', { name: 'Pay $4.99' }));
     expect(await screen.findByText('Please enter your card number')).toBeTruthy();
     expect(screen.getByText('Please enter the expiry as MM/YY')).toBeTruthy();
@@ -175,11 +98,11 @@ describe('paying by card on /order/easy', () => {
     expect(await screen.findByText('This card number is not valid. Check it and try again.')).toBeTruthy();
     expect(screen.getByText('This card has expired.')).toBeTruthy();
     expect(screen.getByText('The CVV is the 3 digits on the back of your card.')).toBeTruthy();
-    expect(sent.filter((call) => call.method === 'POST')).toHaveLength(0);
+    expect(shop.sent.filter((call) => call.method === 'POST')).toHaveLength(0);
   });
 
   it('makes the order, tokenizes the card with the provider, pays with the token only, and shows the coins bought', async () => {
-    const router = renderAt('/order/easy?planId=coins-500');
+    const router = renderShop('/order/easy?planId=coins-500');
     await screen.findByRole('button', { name: 'Pay $4.99' });
     await waitFor(() => expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ada@example.com'));
     fillCard();
@@ -194,17 +117,17 @@ describe('paying by card on /order/easy', () => {
     const pay = calls('POST', '/api/payment/pay')[0]!;
     expect(pay.body).toMatchObject({ orderId: 'o1', paymentToken: expect.stringMatching(/^tok_/), email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' });
     expect(pay.headers['Idempotency-Key']).toMatch(/.{16,}/);
-    for (const call of sent.filter((entry) => entry.path.startsWith('/api'))) {
+    for (const call of shop.sent.filter((entry) => entry.path.startsWith('/api'))) {
       expect(`${call.url} ${JSON.stringify(call.body)}`).not.toContain(CARD);
       expect(JSON.stringify(call.body ?? {})).not.toContain('"123"');
     }
   });
 
   it('sends the browser to the bank when the payment needs authentication', async () => {
-    routes['POST /api/payment/pay'] = (call) => ({
+    shop.routes['POST /api/payment/pay'] = (call) => ({
       data: { orderId: call.body?.orderId, status: 'requires_action', actionUrl: '/sandbox/v1/challenge/pay_3155' },
     });
-    renderAt('/order/easy?planId=vip-week');
+    renderShop('/order/easy?planId=vip-week');
     await screen.findByRole('button', { name: 'Pay $6.99' });
     const leave = catchLeaving();
     fillCard({ 'Card number': '4000 0025 0000 3155' });
@@ -214,11 +137,11 @@ describe('paying by card on /order/easy', () => {
   });
 
   it('lands a declined card on /order/result with the reason', async () => {
-    routes['POST /api/payment/pay'] = (call) => {
-      orders.find((entry) => entry.id === call.body?.orderId)!.status = 'failed';
+    shop.routes['POST /api/payment/pay'] = (call) => {
+      shop.orders.find((entry) => entry.id === call.body?.orderId)!.status = 'failed';
       return { data: { orderId: call.body?.orderId, status: 'failed', message: 'Your card was declined.' } };
     };
-    const router = renderAt('/order/easy?planId=coins-500');
+    const router = renderShop('/order/easy?planId=coins-500');
     await screen.findByRole('button', { name: 'Pay $4.99' });
     fillCard({ 'Card number': '4000000000000002' });
     fireEvent.click(screen.getByRole('button', { name: 'Pay $4.99' }));
@@ -230,11 +153,11 @@ describe('paying by card on /order/easy', () => {
   });
 
   it('shows a card the tokenizer refuses at the field it is about, and pays nothing', async () => {
-    routes['POST /sandbox/v1/tokens'] = () => ({
-      plain: { error: { code: 'invalid_expiry_year', message: "Your card's expiration year is invalid." } },
+    shop.routes['POST /sandbox/v1/tokens'] = () => ({
       status: 402,
+      body: { error: { code: 'invalid_expiry_year', message: "Your card's expiration year is invalid." } },
     });
-    renderAt('/order/easy?planId=coins-500');
+    renderShop('/order/easy?planId=coins-500');
     await screen.findByRole('button', { name: 'Pay $4.99' });
     fillCard();
     fireEvent.click(screen.getByRole('button', { name: 'Pay $4.99' }));
@@ -243,8 +166,8 @@ describe('paying by card on /order/easy', () => {
   });
 
   it('repeats an unanswered payment with the same key and token, and pays a changed form under a new key', async () => {
-    routes['POST /api/payment/pay'] = () => 'no answer';
-    renderAt('/order/easy?planId=coins-500');
+    shop.routes['POST /api/payment/pay'] = () => 'no answer';
+    renderShop('/order/easy?planId=coins-500');
     await screen.findByRole('button', { name: 'Pay $4.99' });
     fillCard();
     fireEvent.click(screen.getByRole('button', { name: 'Pay $4.99' }));
@@ -269,8 +192,8 @@ describe('paying by card on /order/easy', () => {
   });
 
   it('pays with PayPal by sending the browser to the approve page, with no card involved', async () => {
-    routes['POST /api/payment/paypal'] = (call) => ({ data: { approveUrl: `/sandbox/paypal/pp_${String(call.body?.orderId)}` } });
-    renderAt('/order/easy?planId=vip-year');
+    shop.routes['POST /api/payment/paypal'] = (call) => ({ data: { approveUrl: `/sandbox/paypal/pp_${String(call.body?.orderId)}` } });
+    renderShop('/order/easy?planId=vip-year');
     await screen.findByRole('button', { name: 'Pay $99.99' });
     const leave = catchLeaving();
     fireEvent.click(screen.getByRole('button', { name: 'Pay with PayPal' }));
@@ -286,21 +209,21 @@ describe('the result on /order/result', () => {
   const created = (): Order => ({ id: 'o7', planId: 'coins-500', price: { amount: 499, currency: 'USD' }, status: 'created', createdAt: '2026-11-22T10:00:00Z' });
 
   it('says canceled when PayPal sends the buyer back canceled', async () => {
-    orders = [{ ...created(), status: 'canceled' }];
-    renderAt('/order/result?orderId=o7&status=canceled');
+    shop.orders = [{ ...created(), status: 'canceled' }];
+    renderShop('/order/result?orderId=o7&status=canceled');
     expect(await screen.findByRole('heading', { name: 'Payment canceled' })).toBeTruthy();
     expect(screen.getByText('Nothing was charged.')).toBeTruthy();
   });
 
   it('looks at an unsettled order again until it succeeds, then refreshes the wallet', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    orders = [created()];
-    renderAt('/order/result?orderId=o7');
+    shop.orders = [created()];
+    renderShop('/order/result?orderId=o7');
     expect(await screen.findByRole('heading', { name: 'Confirming your payment' })).toBeTruthy();
     const userCallsBefore = calls('GET', '/api/user').length;
 
-    orders[0]!.status = 'succeeded';
-    user = { ...user, coins: 560 };
+    shop.orders[0]!.status = 'succeeded';
+    shop.user = { ...shop.user, coins: 560 };
     await act(() => vi.advanceTimersByTimeAsync(ORDER_POLL.intervalMs));
     expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
     await vi.waitFor(() => expect(calls('GET', '/api/user').length).toBeGreaterThan(userCallsBefore));
@@ -309,31 +232,31 @@ describe('the result on /order/result', () => {
 
   it('reports a succeeded order’s purchase once, with its value, not again when the page shows it again', async () => {
     // An order of its own: this page remembers every order it has reported, earlier tests' too.
-    orders = [{ ...created(), id: 'o8', status: 'succeeded' }];
-    renderAt('/order/result?orderId=o8');
+    shop.orders = [{ ...created(), id: 'o8', status: 'succeeded' }];
+    renderShop('/order/result?orderId=o8');
     expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
     const purchases = () => calls('GET', '/api/statics.png').map((call) => new URL(call.url, 'http://localhost').searchParams).filter((query) => query.get('event') === 'purchase');
     await vi.waitFor(() => expect(purchases()).toHaveLength(1));
     expect(Object.fromEntries(purchases()[0]!)).toMatchObject({ orderId: 'o8', planId: 'coins-500', value: '4.99', currency: 'USD', eventId: 'order:o8' });
 
     cleanup();
-    renderAt('/order/result?orderId=o8');
+    renderShop('/order/result?orderId=o8');
     expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
     await vi.waitFor(() => expect(calls('GET', '/api/payment').length).toBeGreaterThan(1));
     expect(purchases()).toHaveLength(1);
   });
 
   it('reports no purchase for an order that did not succeed', async () => {
-    orders = [{ ...created(), status: 'failed' }];
-    renderAt('/order/result?orderId=o7&status=failed');
+    shop.orders = [{ ...created(), status: 'failed' }];
+    renderShop('/order/result?orderId=o7&status=failed');
     expect(await screen.findByRole('heading', { name: 'Payment failed' })).toBeTruthy();
     expect(calls('GET', '/api/statics.png').filter((call) => call.url.includes('event=purchase'))).toEqual([]);
   });
 
   it('stops looking after a few tries and says the payment is pending', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    orders = [created()];
-    renderAt('/order/result?orderId=o7');
+    shop.orders = [created()];
+    renderShop('/order/result?orderId=o7');
     await screen.findByRole('heading', { name: 'Confirming your payment' });
     for (let look = 0; look < ORDER_POLL.looks + 3; look++) await act(() => vi.advanceTimersByTimeAsync(ORDER_POLL.intervalMs));
     expect(await screen.findByRole('heading', { name: 'Payment pending' })).toBeTruthy();
@@ -346,17 +269,17 @@ describe('the VIP plan on /shopping', () => {
   const renews = '2026-12-06T12:00:00Z';
 
   it('cancels only after a confirm step, keeps access until the renewal date, and resumes', async () => {
-    user = { ...user, vip: { planId: 'vip-week', renewsAt: renews, cancelAtPeriodEnd: false } };
+    shop.user = { ...shop.user, vip: { planId: 'vip-week', renewsAt: renews, cancelAtPeriodEnd: false } };
     const subscription = (cancelAtPeriodEnd: boolean) => ({ planId: 'vip-week', status: 'active', renewsAt: renews, cancelAtPeriodEnd });
-    routes['POST /api/payment/cancel'] = () => {
-      user = { ...user, vip: { planId: 'vip-week', renewsAt: renews, cancelAtPeriodEnd: true } };
+    shop.routes['POST /api/payment/cancel'] = () => {
+      shop.user = { ...shop.user, vip: { planId: 'vip-week', renewsAt: renews, cancelAtPeriodEnd: true } };
       return { data: subscription(true) };
     };
-    routes['POST /api/payment/resume'] = () => {
-      user = { ...user, vip: { planId: 'vip-week', renewsAt: renews, cancelAtPeriodEnd: false } };
+    shop.routes['POST /api/payment/resume'] = () => {
+      shop.user = { ...shop.user, vip: { planId: 'vip-week', renewsAt: renews, cancelAtPeriodEnd: false } };
       return { data: subscription(false) };
     };
-    renderAt('/shopping');
+    renderShop('/shopping');
     const plan = await screen.findByRole('region', { name: 'Your plan' });
     expect(within(plan).getByText('VIP Weekly', { exact: false })).toBeTruthy();
     expect(within(plan).getByText('Renews on December 6, 2026')).toBeTruthy();
@@ -377,5 +300,80 @@ describe('the VIP plan on /shopping', () => {
     expect(await within(plan).findByText('Welcome back! Your membership renews on December 6, 2026.')).toBeTruthy();
     expect(within(plan).getByText('Renews on December 6, 2026')).toBeTruthy();
     expect(calls('POST', '/api/payment/resume')).toHaveLength(1);
+  });
+});
+
+describe('a VIP whose renewal failed, on /shopping', () => {
+  const failedOn = '2026-12-06T12:00:00Z';
+  const renewedTo = '2027-01-06T12:00:00Z';
+  let subscription: { planId: string; status: string; renewsAt: string; cancelAtPeriodEnd: boolean };
+
+  beforeEach(() => {
+    shop.user = { ...shop.user, vip: { planId: 'vip-week', renewsAt: failedOn, cancelAtPeriodEnd: false } };
+    subscription = { planId: 'vip-week', status: 'past_due', renewsAt: failedOn, cancelAtPeriodEnd: false };
+    shop.routes['GET /api/payment'] = () => ({ data: { items: shop.orders, page: 1, size: 20, hasMore: false, subscription } });
+  });
+
+  const cardForm = async () => screen.findByRole('form', { name: 'Your VIP renewal failed' });
+
+  it('says the renewal failed and charges a new card through POST /api/payment/method; the viewer is VIP again', async () => {
+    shop.routes['POST /api/payment/method'] = () => {
+      subscription = { ...subscription, status: 'active', renewsAt: renewedTo };
+      shop.user = { ...shop.user, vip: { planId: 'vip-week', renewsAt: renewedTo, cancelAtPeriodEnd: false } };
+      return { data: { ...subscription, payment: { status: 'succeeded' } } };
+    };
+    renderShop('/shopping');
+    await cardForm();
+    expect(screen.getByText(/We could not charge your card for VIP Weekly on December 6, 2026/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Update card and pay' }));
+    expect(await screen.findByText('Please enter your card number')).toBeTruthy();
+    expect(calls('POST', '/api/payment/method')).toHaveLength(0);
+
+    type('Card number', CARD);
+    type('Expiry (MM/YY)', '12/34');
+    type('CVV', '123');
+    fireEvent.click(screen.getByRole('button', { name: 'Update card and pay' }));
+    expect(await screen.findByText('Card updated: you are VIP again. Renews on January 6, 2027.')).toBeTruthy();
+    const [tokenCall] = calls('POST', '/sandbox/v1/tokens');
+    expect(tokenCall!.body).toMatchObject({ card: { number: CARD, exp_month: 12, exp_year: 2034, cvc: '123' } });
+    const [method] = calls('POST', '/api/payment/method');
+    expect(method!.body).toEqual({ paymentToken: expect.stringMatching(/^tok_/) });
+    expect(JSON.stringify(method!.body)).not.toContain(CARD);
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Your VIP renewal failed' })).toBeNull());
+    expect(await screen.findByText('Renews on January 6, 2027')).toBeTruthy();
+  });
+
+  it('shows a declined card clearly and keeps the form for another card', async () => {
+    shop.routes['POST /api/payment/method'] = () => ({ data: { ...subscription, payment: { status: 'failed', message: 'Your card was declined.' } } });
+    renderShop('/shopping');
+    await cardForm();
+    type('Card number', '4000000000000002');
+    type('Expiry (MM/YY)', '12/34');
+    type('CVV', '123');
+    fireEvent.click(screen.getByRole('button', { name: 'Update card and pay' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Your new card was declined. Your card was declined.');
+    expect(screen.getByRole('button', { name: 'Update card and pay' })).toBeTruthy();
+  });
+
+  it('sends the browser to the bank when the new card needs authentication', async () => {
+    const assign = catchLeaving();
+    shop.routes['POST /api/payment/method'] = () => ({ data: { ...subscription, payment: { status: 'requires_action', actionUrl: 'https://bank.example/3ds' } } });
+    renderShop('/shopping');
+    await cardForm();
+    type('Card number', CARD);
+    type('Expiry (MM/YY)', '12/34');
+    type('CVV', '123');
+    fireEvent.click(screen.getByRole('button', { name: 'Update card and pay' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://bank.example/3ds'));
+  });
+});
+
+describe('the language of the calls', () => {
+  it('asks every call in the interface language chosen, so mails come in it', async () => {
+    localStorage.setItem('cliffhanger.language', 'fy');
+    renderShop('/shopping');
+    await screen.findByRole('region', { name: 'Packs de pièces' });
+    expect(calls('GET', '/api/plan')[0]!.headers['accept-language']).toBe('fr');
   });
 });

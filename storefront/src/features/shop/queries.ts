@@ -1,10 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
 import { catalogQueries } from '../../api/catalogQueries';
 import { paymentCalls } from '../../api/payment';
-import { paymentQueries } from '../../api/paymentQueries';
-import type { Order, Subscription } from '../../api/types';
+import { paymentQueries, usePayments } from '../../api/paymentQueries';
+import type { Order, PaymentResult, Subscription } from '../../api/types';
 import { userQueries } from '../../api/userQueries';
 import { PAGE_SIZE } from '../../lib/paging';
+import { authenticateInPage, type CardEntry } from './useCheckout';
 
 /** How long /order/result waits for a payment to settle: a few looks, then it says the bank is still deciding. */
 export const ORDER_POLL = { intervalMs: 2_000, looks: 6 };
@@ -88,4 +90,38 @@ export function useCancelSubscription() {
 
 export function useResumeSubscription() {
   return useSubscriptionChange(paymentCalls.resumeSubscription);
+}
+
+/** The viewer's subscription when its renewal failed and it waits for a new card (`past_due`), else null. */
+export function usePastDueSubscription(): Subscription | null {
+  const subscription = usePayments().data?.pages[0]?.subscription;
+  return subscription?.status === 'past_due' ? subscription : null;
+}
+
+/** POST /api/payment/method's answer: the subscription after the charge, and the charge's outcome (`orderId`: the failed period's order). */
+export type CardReplaced = Subscription & { payment: PaymentResult };
+
+// Here, not in api/payment.ts: everything under api/ is in the first load, and only /shopping needs this call.
+const replaceCard = (paymentToken: string) => api.post<CardReplaced>('/api/payment/method', { paymentToken });
+
+/**
+ * A past-due VIP's new card (POST /api/payment/method): tokenized by the provider, then charged for
+ * the failed period at once. A 3-D Secure challenge is taken in the page when the provider's script
+ * can (Stripe), and the answer is then the payment's outcome and the subscription it left. Whatever
+ * the outcome, the user's VIP and the subscription are asked again.
+ */
+export function useReplaceCard() {
+  const refresh = useRefreshAfterPayment();
+  return useMutation({
+    mutationFn: async (card: CardEntry): Promise<CardReplaced> => {
+      const answer = await replaceCard(await card.tokenize());
+      const { payment } = answer;
+      if (payment.status !== 'requires_action' || !payment.clientSecret || !card.authenticate) return answer;
+      const finished = await authenticateInPage(card.authenticate, payment.orderId, payment.clientSecret);
+      if (!finished) return { ...answer, payment: { orderId: payment.orderId, status: 'requires_action' } };
+      const subscription = finished.status === 'succeeded' ? (await paymentCalls.payments(1, 1)).subscription : null;
+      return { ...answer, ...subscription, payment: finished };
+    },
+    onSettled: refresh,
+  });
 }

@@ -1,129 +1,116 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Order, Plan, User } from '../../api/types';
-import { I18nProvider } from '../../i18n/I18nProvider';
-import { keepUserToken } from '../../lib/attribution';
-import { OrderEasyPage } from './OrderEasyPage';
-import { OrderResultPage } from './OrderResultPage';
-import { STRIPE_JS_URL, type StripeCardChange, type StripeJs } from './stripeJs';
+import type { Plan } from '../../api/types';
+import { renderShop, serveShop, type, type Shop } from './shopTesting';
+import { STRIPE_JS_URL, type StripeElementsOptions, type StripeJs, type StripeJsError, type StripePaymentChange } from './stripeJs';
 
-interface Sent {
-  method: string;
-  path: string;
-  url: string;
-  headers: Record<string, string>;
-  body: Record<string, unknown> | null;
-}
-
-type Answer = { data: unknown } | 'no answer';
-
-const plans: Plan[] = [{ id: 'coins-500', kind: 'coins', title: 'Starter', price: { amount: 499, currency: 'USD' }, coins: 500, bonusCoins: 50 }];
+const plans: Plan[] = [
+  { id: 'coins-500', kind: 'coins', title: 'Starter', price: { amount: 499, currency: 'USD' }, coins: 500, bonusCoins: 50 },
+  { id: 'vip-week', kind: 'vip', title: 'VIP Weekly', price: { amount: 699, currency: 'USD' }, periodDays: 7 },
+];
 const CARD = '4242424242424242';
-
-let sent: Sent[];
-let orders: Order[];
-let routes: Record<string, (call: Sent) => Answer>;
+const CLIENT_SECRET = 'pi_3DS_secret_abc';
 
 /** The gateway of a site with Stripe configured, in memory: the config names Stripe, and no sandbox is served. */
-function serve() {
-  const user: User = { id: 'u1', kind: 'member', email: 'ada@example.com', coins: 0, bonusCoins: 0, vip: null, settings: { autoUnlock: false } };
-  orders = [];
-  routes = {
-    'GET /api/user': () => ({ data: user }),
-    'GET /api/plan': () => ({ data: plans }),
-    'GET /api/payment/config': () => ({ data: { provider: 'stripe', publishableKey: 'pk_test_cliffhanger' } }),
-    'POST /api/payment/order': () => {
-      const order: Order = { id: `o${orders.length + 1}`, planId: 'coins-500', price: plans[0]!.price, status: 'created', createdAt: '2026-11-22T10:00:00Z' };
-      orders.unshift(order);
-      return { data: order };
-    },
-    'POST /api/payment/pay': (call) => {
-      orders.find((order) => order.id === call.body?.orderId)!.status = 'succeeded';
-      return { data: { orderId: call.body?.orderId, status: 'succeeded' } };
-    },
-    'GET /api/payment': () => ({ data: { items: orders, page: 1, size: 20, hasMore: false, subscription: null } }),
-  };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const call: Sent = {
-        method: init.method ?? 'GET',
-        url,
-        path: new URL(url, 'http://localhost').pathname,
-        headers: init.headers as Record<string, string>,
-        body: init.body ? (JSON.parse(init.body as string) as Record<string, unknown>) : null,
-      };
-      sent.push(call);
-      const route = routes[`${call.method} ${call.path}`];
-      if (!route) return new Response('Not Found', { status: 404 });
-      const answer = route(call);
-      if (answer === 'no answer') throw new TypeError('Failed to fetch');
-      return new Response(JSON.stringify({ code: 200, message: 'ok', data: answer.data }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
+let shop: Shop;
+
+/** The pay call answering that the bank asks for 3-D Secure, as the payment service does with Stripe: a client secret, no page to leave for. */
+function payAsksForAuthentication() {
+  shop.routes['POST /api/payment/pay'] = (call) => ({ data: { orderId: call.body?.orderId, status: 'requires_action', clientSecret: CLIENT_SECRET } });
 }
 
-type TokenAnswer = { token: { id: string } } | { error: { type: string; code: string; message: string } };
+/** POST /api/payment/complete answering the payment's outcome after the challenge. */
+function completeAnswers(result: { status: 'succeeded' } | { status: 'failed'; message: string }) {
+  shop.routes['POST /api/payment/complete'] = (call) => {
+    const order = shop.orders.find((entry) => entry.id === call.body?.orderId)!;
+    order.status = result.status;
+    return { data: { orderId: order.id, ...result } };
+  };
+}
+
+type Outcome<T> = T | { error: StripeJsError };
 
 /**
- * Stripe.js as far as the card form uses it. Its Card Element stands in for Stripe's iframe: the card
- * number is typed into an input inside the mount box, where nothing of ours should ever read it.
+ * Stripe.js as far as the card form uses it, answering as docs.stripe.com/js documents: `elements`
+ * without an intent (mode, amount, currency), a Payment Element whose iframe is stood in for by an
+ * input in the mount box (where nothing of ours should ever read the card), `elements.submit()`
+ * before `createConfirmationToken` (Stripe.js refuses the token otherwise), and `handleNextAction`
+ * with a PaymentIntent's client secret. Results are `{ ... }` or `{ error }`, never thrown.
  */
-function fakeStripeJs(answers: TokenAnswer[] = [{ token: { id: 'tok_visa' } }]) {
-  const listeners: ((change: StripeCardChange) => void)[] = [];
+function fakeStripeJs(
+  script: {
+    submits?: Outcome<object>[];
+    tokens?: Outcome<{ id: string }>[];
+    actions?: Outcome<{ status: string }>[];
+  } = {},
+) {
+  const listeners: ((change: StripePaymentChange) => void)[] = [];
   let box: HTMLElement | null = null;
-  const card = {
+  let submitted = false;
+  let tokenCount = 0;
+  const element = {
     mount: vi.fn((container: HTMLElement) => {
       box = container;
       const input = document.createElement('input');
-      input.name = 'cardnumber';
+      input.name = 'number';
       input.value = CARD;
       container.appendChild(input);
     }),
-    on: vi.fn((_event: 'change', listener: (change: StripeCardChange) => void) => void listeners.push(listener)),
+    on: vi.fn((_event: 'change', listener: (change: StripePaymentChange) => void) => void listeners.push(listener)),
     focus: vi.fn(),
     destroy: vi.fn(() => box?.replaceChildren()),
   };
-  const create = vi.fn(() => card);
-  const client = { elements: vi.fn(() => ({ create })), createToken: vi.fn(async () => answers.shift() ?? { token: { id: 'tok_visa' } }) };
+  const create = vi.fn(() => element);
+  const elements = {
+    create,
+    submit: vi.fn(async () => {
+      const answer = script.submits?.shift() ?? {};
+      submitted = !('error' in answer);
+      return answer;
+    }),
+  };
+  const client = {
+    elements: vi.fn((options: StripeElementsOptions) => {
+      if (options.mode !== 'payment' || !Number.isInteger(options.amount) || options.currency !== options.currency.toLowerCase()) {
+        throw new Error('IntegrationError: Invalid value for elements(): mode, amount and a lowercase currency are required.');
+      }
+      return elements;
+    }),
+    createConfirmationToken: vi.fn(async (options: { elements: unknown; params?: unknown }) => {
+      if (options.elements !== elements) throw new Error('IntegrationError: createConfirmationToken needs the Elements instance that mounted the Payment Element.');
+      if (!submitted) throw new Error('IntegrationError: elements.submit() must be called before stripe.createConfirmationToken().');
+      submitted = false;
+      tokenCount += 1;
+      const answer = script.tokens?.shift() ?? { id: `ctoken_${tokenCount}` };
+      return 'error' in answer ? answer : { confirmationToken: { ...answer, object: 'confirmation_token', payment_method_preview: { type: 'card', card: { brand: 'visa', last4: CARD.slice(-4) } } } };
+    }),
+    handleNextAction: vi.fn(async ({ clientSecret }: { clientSecret: string }) => {
+      if (!/^pi_\w+_secret_\w+$/.test(clientSecret)) throw new Error('IntegrationError: Invalid value for handleNextAction: clientSecret should be a client secret.');
+      const answer = script.actions?.shift() ?? { status: 'succeeded' };
+      return 'error' in answer ? answer : { paymentIntent: { id: clientSecret.split('_secret_')[0]!, object: 'payment_intent', ...answer } };
+    }),
+  };
   const Stripe = vi.fn<StripeJs>(() => client);
   return {
     Stripe,
     client,
+    elements,
     create,
-    card,
+    element,
     /** What Stripe's iframe reports as the buyer types. */
-    change: (change: Partial<StripeCardChange>) => listeners.forEach((listener) => listener({ empty: false, complete: false, ...change })),
+    change: (change: Partial<StripePaymentChange> = {}) =>
+      listeners.forEach((listener) => listener({ elementType: 'payment', empty: false, complete: true, value: { type: 'card' }, ...change })),
   };
 }
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(
-    [
-      { path: '/order/easy', Component: OrderEasyPage },
-      { path: '/order/result', Component: OrderResultPage },
-    ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <I18nProvider>
-        <RouterProvider router={router} />
-      </I18nProvider>
-    </QueryClientProvider>,
-  );
-  return router;
-}
 
-const calls = (method: string, path: string) => sent.filter((call) => call.method === method && call.path === path);
-const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
+const calls = (method: string, path: string) => shop.calls(method, path);
 const stripeScripts = () => document.querySelectorAll(`script[src="${STRIPE_JS_URL}"]`);
+const cardMessage = async () => (await within(screen.getByRole('group', { name: 'Card' })).findByRole('alert')).textContent;
 
-async function openForm() {
-  renderAt('/order/easy?planId=coins-500');
-  const pay = await screen.findByRole('button', { name: 'Pay $4.99' });
+async function openForm(planId = 'coins-500', button = 'Pay $4.99') {
+  renderShop(`/order/easy?planId=${planId}`);
+  const pay = await screen.findByRole('button', { name: button });
   await vi.waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
   type('First name', 'Ada');
   type('Last name', 'Lovelace');
@@ -131,28 +118,37 @@ async function openForm() {
 }
 
 beforeEach(() => {
-  localStorage.clear();
-  keepUserToken('user-token-1');
-  sent = [];
-  serve();
+  shop = serveShop({
+    plans,
+    coins: 0,
+    provider: {
+      'GET /api/payment/config': () => ({ data: { provider: 'stripe', publishableKey: 'pk_test_cliffhanger' } }),
+      'POST /api/payment/pay': (call) => {
+        shop.orders.find((order) => order.id === call.body?.orderId)!.status = 'succeeded';
+        return { data: { orderId: call.body?.orderId, status: 'succeeded' } };
+      },
+    },
+    fallback: { status: 404, body: 'Not Found' },
+  });
 });
 
 afterEach(() => {
-  cleanup();
   document.head.querySelectorAll('script').forEach((script) => script.remove());
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('paying by card with Stripe configured', () => {
-  it("puts Stripe's Card Element where the card fields were, and pays with Stripe's token only", async () => {
+  it("puts Stripe's Payment Element where the card fields were, and pays with a ConfirmationToken only", async () => {
     const stripe = fakeStripeJs();
     vi.stubGlobal('Stripe', stripe.Stripe);
-    const router = renderAt('/order/easy?planId=coins-500');
+    const router = renderShop('/order/easy?planId=coins-500');
     const group = await screen.findByRole('group', { name: 'Card' });
-    await vi.waitFor(() => expect(stripe.card.mount).toHaveBeenCalledWith(group.querySelector('.stripe-card')));
+    await vi.waitFor(() => expect(stripe.element.mount).toHaveBeenCalledWith(group.querySelector('.stripe-card')));
     expect(stripe.Stripe).toHaveBeenCalledWith('pk_test_cliffhanger', { locale: 'en' });
-    expect(stripe.create).toHaveBeenCalledWith('card', expect.any(Object));
+    expect(stripe.client.elements).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ mode: 'payment', amount: 499, currency: 'usd', paymentMethodTypes: ['card'], appearance: expect.objectContaining({ theme: 'night' }) }),
+    );
+    expect(stripe.client.elements.mock.calls[0]![0]).not.toHaveProperty('setupFutureUsage');
+    expect(stripe.create).toHaveBeenCalledWith('payment', expect.objectContaining({ wallets: { applePay: 'never', googlePay: 'never' } }));
     expect(screen.queryByLabelText('Card number')).toBeNull();
     expect(screen.queryByLabelText('Expiry (MM/YY)')).toBeNull();
     expect(screen.queryByLabelText('CVV')).toBeNull();
@@ -166,57 +162,131 @@ describe('paying by card with Stripe configured', () => {
 
     expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
     expect(router.state.location.search).toBe('?orderId=o1&status=succeeded');
-    expect(stripe.client.createToken).toHaveBeenCalledExactlyOnceWith(stripe.card, { name: 'Ada Lovelace' });
-    expect(calls('POST', '/api/payment/pay')[0]!.body).toEqual({ orderId: 'o1', paymentToken: 'tok_visa', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' });
+    expect(stripe.elements.submit).toHaveBeenCalledTimes(1);
+    expect(stripe.client.createConfirmationToken).toHaveBeenCalledExactlyOnceWith({
+      elements: stripe.elements,
+      params: { payment_method_data: { billing_details: { name: 'Ada Lovelace', email: 'ada@example.com' } } },
+    });
+    expect(calls('POST', '/api/payment/pay')[0]!.body).toEqual({ orderId: 'o1', paymentToken: 'ctoken_1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' });
+    expect(stripe.client.handleNextAction).not.toHaveBeenCalled();
+    expect(calls('POST', '/api/payment/complete')).toHaveLength(0);
     expect(calls('POST', '/sandbox/v1/tokens')).toHaveLength(0);
     expect(stripeScripts()).toHaveLength(0);
-    for (const call of sent) expect(`${call.url} ${JSON.stringify(call.body)}`).not.toContain(CARD);
+    for (const call of shop.sent) expect(`${call.url} ${JSON.stringify(call.body)}`).not.toContain(CARD);
   });
 
-  it("shows Stripe's message at the card when it refuses the card, and pays nothing", async () => {
-    const stripe = fakeStripeJs([{ error: { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' } }]);
+  it('tells Elements that a VIP plan keeps the card for renewals, as the PaymentIntent will', async () => {
+    const stripe = fakeStripeJs();
+    vi.stubGlobal('Stripe', stripe.Stripe);
+    await openForm('vip-week', 'Pay $6.99');
+    expect(stripe.client.elements).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ amount: 699, currency: 'usd', setupFutureUsage: 'off_session' }));
+  });
+
+  it("shows Stripe's message at the card when it finds the card incomplete, and asks for no token and pays nothing", async () => {
+    const stripe = fakeStripeJs({ submits: [{ error: { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' } }] });
     vi.stubGlobal('Stripe', stripe.Stripe);
     fireEvent.click(await openForm());
 
-    const group = await screen.findByRole('group', { name: 'Card' });
-    expect((await within(group).findByRole('alert')).textContent).toBe('Your card number is incomplete.');
+    expect(await cardMessage()).toBe('Your card number is incomplete.');
+    const group = screen.getByRole('group', { name: 'Card' });
     expect(group.getAttribute('aria-describedby')).toBe(within(group).getByRole('alert').id);
+    expect(stripe.client.createConfirmationToken).not.toHaveBeenCalled();
     expect(calls('POST', '/api/payment/pay')).toHaveLength(0);
     expect(screen.getByRole('heading', { name: 'Pay by card' })).toBeTruthy();
   });
 
-  it("shows what Stripe says while the card is typed, and clears it once Stripe is satisfied", async () => {
-    const stripe = fakeStripeJs();
+  it("shows Stripe's refusal of the token at the card until the card is changed; the payer's fields are still checked by the form", async () => {
+    const stripe = fakeStripeJs({ tokens: [{ error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }] });
     vi.stubGlobal('Stripe', stripe.Stripe);
-    await openForm();
-    const group = screen.getByRole('group', { name: 'Card' });
+    fireEvent.click(await openForm());
+    expect(await cardMessage()).toBe('Your card was declined.');
+    expect(calls('POST', '/api/payment/pay')).toHaveLength(0);
 
-    stripe.change({ error: { type: 'validation_error', code: 'invalid_number', message: 'Your card number is invalid.' } });
-    expect((await within(group).findByRole('alert')).textContent).toBe('Your card number is invalid.');
-    // The payer's fields are still checked by the form itself; the card's message stands.
     type('Last name', '');
     fireEvent.click(screen.getByRole('button', { name: 'Pay $4.99' }));
     expect(await screen.findByText('Please enter your last name')).toBeTruthy();
-    expect(within(group).getByRole('alert').textContent).toBe('Your card number is invalid.');
-    expect(stripe.client.createToken).not.toHaveBeenCalled();
+    expect(await cardMessage()).toBe('Your card was declined.');
+    expect(stripe.elements.submit).toHaveBeenCalledTimes(1);
 
-    stripe.change({ complete: true });
-    await vi.waitFor(() => expect(within(group).queryByRole('alert')).toBeNull());
+    stripe.change();
+    await vi.waitFor(() => expect(within(screen.getByRole('group', { name: 'Card' })).queryByRole('alert')).toBeNull());
   });
 
-  it('follows the bank authentication page when the payment needs it', async () => {
-    routes['POST /api/payment/pay'] = (call) => ({ data: { orderId: call.body?.orderId, status: 'requires_action', actionUrl: 'https://hooks.stripe.com/3d_secure_2/hosted?id=1' } });
-    vi.stubGlobal('Stripe', fakeStripeJs().Stripe);
+  it('takes 3-D Secure in the page with the client secret, then has the server complete the payment', async () => {
+    payAsksForAuthentication();
+    completeAnswers({ status: 'succeeded' });
+    const stripe = fakeStripeJs();
+    vi.stubGlobal('Stripe', stripe.Stripe);
     const pay = await openForm();
     const assign = vi.fn();
     vi.stubGlobal('location', { assign, href: 'http://localhost/order/easy', pathname: '/order/easy', hostname: 'localhost' });
     fireEvent.click(pay);
-    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('https://hooks.stripe.com/3d_secure_2/hosted?id=1'));
+
+    expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
+    expect(stripe.client.handleNextAction).toHaveBeenCalledExactlyOnceWith({ clientSecret: CLIENT_SECRET });
+    expect(calls('POST', '/api/payment/complete').map((call) => call.body)).toEqual([{ orderId: 'o1' }]);
+    expect(calls('POST', '/api/payment/pay')).toHaveLength(1);
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("shows Stripe's message at the card when the challenge fails, and pays the same order with the card changed", async () => {
+    payAsksForAuthentication();
+    completeAnswers({ status: 'failed', message: 'We could not verify your card. Please try again or use another card.' });
+    const failed = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+    const stripe = fakeStripeJs({ actions: [{ error: { type: 'invalid_request_error', code: 'payment_intent_authentication_failure', message: failed } }] });
+    vi.stubGlobal('Stripe', stripe.Stripe);
+    fireEvent.click(await openForm());
+
+    expect(await cardMessage()).toBe(failed);
+    expect(calls('POST', '/api/payment/complete')).toHaveLength(1);
+    expect(screen.getByRole('heading', { name: 'Pay by card' })).toBeTruthy();
+
+    shop.routes['POST /api/payment/pay'] = (call) => {
+      shop.orders.find((order) => order.id === call.body?.orderId)!.status = 'succeeded';
+      return { data: { orderId: call.body?.orderId, status: 'succeeded' } };
+    };
+    stripe.change();
+    fireEvent.click(screen.getByRole('button', { name: 'Pay $4.99' }));
+    expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
+    expect(calls('POST', '/api/payment/order')).toHaveLength(1);
+    expect(calls('POST', '/api/payment/pay').map((call) => call.body?.paymentToken)).toEqual(['ctoken_1', 'ctoken_2']);
+  });
+
+  it("shows a decline that came after the challenge in Stripe's words, at the card", async () => {
+    payAsksForAuthentication();
+    completeAnswers({ status: 'failed', message: 'Your card has insufficient funds.' });
+    const stripe = fakeStripeJs({ actions: [{ error: { type: 'card_error', code: 'card_declined', message: 'Your card has insufficient funds.' } }] });
+    vi.stubGlobal('Stripe', stripe.Stripe);
+    fireEvent.click(await openForm());
+    expect(await cardMessage()).toBe('Your card has insufficient funds.');
+    expect(screen.queryByRole('heading', { name: 'Payment successful' })).toBeNull();
+  });
+
+  it("believes the server over the challenge: a challenge that reported an error while the bank took the money is paid", async () => {
+    payAsksForAuthentication();
+    completeAnswers({ status: 'succeeded' });
+    const stripe = fakeStripeJs({ actions: [{ error: { type: 'api_connection_error', message: 'We could not reach Stripe.' } }] });
+    vi.stubGlobal('Stripe', stripe.Stripe);
+    fireEvent.click(await openForm());
+    expect(await screen.findByRole('heading', { name: 'Payment successful' })).toBeTruthy();
+  });
+
+  it('leaves the outcome to the result page when the server does not answer after the challenge', async () => {
+    payAsksForAuthentication();
+    shop.routes['POST /api/payment/complete'] = () => 'no answer';
+    vi.stubGlobal('Stripe', fakeStripeJs().Stripe);
+    const router = renderShop('/order/easy?planId=coins-500');
+    const pay = await screen.findByRole('button', { name: 'Pay $4.99' });
+    await vi.waitFor(() => expect((pay as HTMLButtonElement).disabled).toBe(false));
+    type('First name', 'Ada');
+    type('Last name', 'Lovelace');
+    fireEvent.click(pay);
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?orderId=o1&status=pending'));
   });
 
   it('repeats an unanswered payment with the same token and key, and asks Stripe again once the card changed', async () => {
-    routes['POST /api/payment/pay'] = () => 'no answer';
-    const stripe = fakeStripeJs([{ token: { id: 'tok_first' } }, { token: { id: 'tok_second' } }]);
+    shop.routes['POST /api/payment/pay'] = () => 'no answer';
+    const stripe = fakeStripeJs();
     vi.stubGlobal('Stripe', stripe.Stripe);
     fireEvent.click(await openForm());
     expect(await screen.findByText('We did not hear back about your payment. Press Pay again: you will not be charged twice.')).toBeTruthy();
@@ -226,21 +296,70 @@ describe('paying by card with Stripe configured', () => {
     const [first, again] = calls('POST', '/api/payment/pay');
     expect(again!.body).toEqual(first!.body);
     expect(again!.headers['Idempotency-Key']).toBe(first!.headers['Idempotency-Key']);
-    expect(stripe.client.createToken).toHaveBeenCalledTimes(1);
+    expect(stripe.client.createConfirmationToken).toHaveBeenCalledTimes(1);
 
     await screen.findByRole('button', { name: 'Pay $4.99' });
-    stripe.change({ complete: true });
+    stripe.change();
     fireEvent.click(screen.getByRole('button', { name: 'Pay $4.99' }));
     await vi.waitFor(() => expect(calls('POST', '/api/payment/pay')).toHaveLength(3));
     const changed = calls('POST', '/api/payment/pay')[2]!;
-    expect(changed.body).toMatchObject({ orderId: 'o1', paymentToken: 'tok_second' });
+    expect(changed.body).toMatchObject({ orderId: 'o1', paymentToken: 'ctoken_2' });
     expect(changed.headers['Idempotency-Key']).not.toBe(first!.headers['Idempotency-Key']);
+  });
+});
+
+describe("a past-due VIP's new card with Stripe configured", () => {
+  const renewedTo = '2027-01-06T12:00:00Z';
+  let subscription: { planId: string; status: string; renewsAt: string; cancelAtPeriodEnd: boolean };
+
+  beforeEach(() => {
+    shop.user = { ...shop.user, vip: { planId: 'vip-week', renewsAt: '2026-12-06T12:00:00Z', cancelAtPeriodEnd: false } };
+    subscription = { planId: 'vip-week', status: 'past_due', renewsAt: '2026-12-06T12:00:00Z', cancelAtPeriodEnd: false };
+    shop.orders = [{ id: 'renewal-1', planId: 'vip-week', price: { amount: 649, currency: 'USD' }, status: 'failed', createdAt: '2026-12-06T12:00:00Z' }];
+    shop.routes['GET /api/payment'] = () => ({ data: { items: shop.orders, page: 1, size: 20, hasMore: false, subscription } });
+    shop.routes['POST /api/payment/method'] = () => ({ data: { ...subscription, payment: { orderId: 'renewal-1', status: 'requires_action', clientSecret: CLIENT_SECRET } } });
+  });
+
+  async function submitNewCard(stripe: ReturnType<typeof fakeStripeJs>) {
+    vi.stubGlobal('Stripe', stripe.Stripe);
+    renderShop('/shopping');
+    const form = await screen.findByRole('form', { name: 'Your VIP renewal failed' });
+    const submit = within(form).getByRole('button', { name: 'Update card and pay' });
+    await vi.waitFor(() => expect((submit as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(submit);
+  }
+
+  it("is charged for the failed period's price, 3-D Secure is taken in the page, and the viewer is VIP again", async () => {
+    shop.routes['POST /api/payment/complete'] = () => {
+      subscription = { ...subscription, status: 'active', renewsAt: renewedTo };
+      shop.user = { ...shop.user, vip: { planId: 'vip-week', renewsAt: renewedTo, cancelAtPeriodEnd: false } };
+      return { data: { orderId: 'renewal-1', status: 'succeeded' } };
+    };
+    const stripe = fakeStripeJs();
+    await submitNewCard(stripe);
+
+    expect(await screen.findByText('Card updated: you are VIP again. Renews on January 6, 2027.')).toBeTruthy();
+    expect(stripe.client.elements).toHaveBeenCalledWith(expect.objectContaining({ amount: 649, currency: 'usd', setupFutureUsage: 'off_session' }));
+    expect(stripe.client.createConfirmationToken).toHaveBeenCalledWith(expect.objectContaining({ params: { payment_method_data: { billing_details: { email: 'ada@example.com' } } } }));
+    expect(calls('POST', '/api/payment/method').map((call) => call.body)).toEqual([{ paymentToken: 'ctoken_1' }]);
+    expect(stripe.client.handleNextAction).toHaveBeenCalledExactlyOnceWith({ clientSecret: CLIENT_SECRET });
+    expect(calls('POST', '/api/payment/complete').map((call) => call.body)).toEqual([{ orderId: 'renewal-1' }]);
+  });
+
+  it("shows Stripe's message at the card when the challenge fails, and keeps the form", async () => {
+    shop.routes['POST /api/payment/complete'] = () => ({ data: { orderId: 'renewal-1', status: 'failed', message: 'We could not verify your card. Please try again or use another card.' } });
+    const failed = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+    await submitNewCard(fakeStripeJs({ actions: [{ error: { type: 'invalid_request_error', code: 'payment_intent_authentication_failure', message: failed } }] }));
+
+    expect(await cardMessage()).toBe(failed);
+    expect(screen.getByRole('button', { name: 'Update card and pay' })).toBeTruthy();
+    expect(screen.queryByText(/Card updated/)).toBeNull();
   });
 });
 
 describe('loading Stripe.js', () => {
   it('adds its script from js.stripe.com once, on this page, and mounts the card when it has loaded', async () => {
-    renderAt('/order/easy?planId=coins-500');
+    renderShop('/order/easy?planId=coins-500');
     await screen.findByText('Loading the secure card field...');
     await vi.waitFor(() => expect(stripeScripts()).toHaveLength(1));
     expect((screen.getByRole('button', { name: 'Pay $4.99' }) as HTMLButtonElement).disabled).toBe(true);
@@ -248,13 +367,13 @@ describe('loading Stripe.js', () => {
     const stripe = fakeStripeJs();
     vi.stubGlobal('Stripe', stripe.Stripe);
     stripeScripts()[0]!.dispatchEvent(new Event('load'));
-    await vi.waitFor(() => expect(stripe.card.mount).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(stripe.element.mount).toHaveBeenCalledTimes(1));
     expect(screen.queryByText('Loading the secure card field...')).toBeNull();
     expect(stripeScripts()).toHaveLength(1);
   });
 
   it('says so when it cannot load, and tries again on request', async () => {
-    renderAt('/order/easy?planId=coins-500');
+    renderShop('/order/easy?planId=coins-500');
     await screen.findByText('Loading the secure card field...');
     await vi.waitFor(() => expect(stripeScripts()).toHaveLength(1));
     stripeScripts()[0]!.dispatchEvent(new Event('error'));
@@ -267,8 +386,8 @@ describe('loading Stripe.js', () => {
   });
 
   it('is never loaded with the sandbox, whose card fields stay ours', async () => {
-    routes['GET /api/payment/config'] = () => ({ data: { provider: 'sandbox', tokenUrl: '/sandbox/v1/tokens' } });
-    renderAt('/order/easy?planId=coins-500');
+    shop.routes['GET /api/payment/config'] = () => ({ data: { provider: 'sandbox', tokenUrl: '/sandbox/v1/tokens' } });
+    renderShop('/order/easy?planId=coins-500');
     await screen.findByRole('button', { name: 'Pay $4.99' });
     expect(screen.getByLabelText('Card number')).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'Card' })).toBeNull();

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { ApiError } from '../../api/client';
-import { paymentCalls, type CardDetails, type Payer } from '../../api/payment';
+import { api, ApiError } from '../../api/client';
+import { paymentCalls, type CardDetails, type CardError, type Payer } from '../../api/payment';
 import { paymentQueries } from '../../api/paymentQueries';
+import type { PaymentResult } from '../../api/types';
 import { userQueries } from '../../api/userQueries';
 
 export type CardPaymentOutcome =
@@ -16,10 +17,37 @@ export type CardPaymentOutcome =
  * A card to pay with. `identity` is what the buyer entered as far as this page can tell (the card's
  * details with the sandbox, the count of edits in Stripe's field): the same again is the same card.
  * `tokenize` hands the card to the provider and answers its token; it throws a CardError.
+ * `authenticate`, where the provider's script is in the page (Stripe.js's `handleNextAction`), takes a
+ * 3-D Secure challenge in place with the payment's client secret and answers null, or the provider's
+ * error; without it the page leaves for the challenge's `actionUrl`.
  */
 export interface CardEntry {
   identity: unknown;
   tokenize: () => Promise<string>;
+  authenticate?: (clientSecret: string) => Promise<CardError | null>;
+}
+
+// Here, not in api/payment.ts: everything under api/ is in the first load, and only a card form needs this call.
+const completePayment = (orderId: string) => api.post<PaymentResult>('/api/payment/complete', { orderId });
+
+/**
+ * 3-D Secure in the page: the challenge, then the server's word on the payment (POST
+ * /api/payment/complete), which settles it without waiting for the provider's webhook. That word
+ * decides, not the challenge's: a challenge that reported an error while the bank took the money is
+ * paid. A challenge that failed throws the provider's CardError, to be shown at the card. Null when
+ * the server gave no answer: the webhook settles the payment, and /order/result waits for it.
+ */
+export async function authenticateInPage(authenticate: NonNullable<CardEntry['authenticate']>, orderId: string, clientSecret: string): Promise<PaymentResult | null> {
+  const refused = await authenticate(clientSecret);
+  let result: PaymentResult | null;
+  try {
+    result = await completePayment(orderId);
+  } catch (error) {
+    if (!refused && !wasUnanswered(error)) throw error;
+    result = null;
+  }
+  if (refused && result?.status !== 'succeeded') throw refused;
+  return result;
 }
 
 /** The sandbox's card: its details, tokenized at the sandbox's tokenizer. */
@@ -95,6 +123,11 @@ export function useCheckout(planId: string | null, linkedOrderId: string | null)
         throw error;
       }
       const settledOrder = attempt.orderId;
+      if (result.status === 'requires_action' && result.clientSecret && card.authenticate) {
+        const finished = await authenticateInPage(card.authenticate, settledOrder, result.clientSecret);
+        if (!finished) return { kind: 'pending', orderId: settledOrder };
+        result = finished;
+      }
       if (result.status === 'succeeded' || result.status === 'failed') orderId.current = null;
       if (result.status === 'succeeded') return { kind: 'succeeded', orderId: settledOrder };
       if (result.status === 'failed') return { kind: 'failed', orderId: settledOrder, reason: result.message ?? null };

@@ -1,5 +1,5 @@
 import type { EpisodeSummary } from '../../api/types';
-import { LockIcon } from '../../components/Icons';
+import { LockIcon } from '../../components/PageIcons';
 import { useT } from '../../i18n/I18nProvider';
 
 interface EpisodeGridProps {

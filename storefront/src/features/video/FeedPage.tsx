@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { FeedItem } from '../../api/catalog';
 import { catalogQueries } from '../../api/catalogQueries';
-import { ChevronLeftIcon, ChevronRightIcon } from '../../components/Icons';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../components/PageIcons';
 import { useT } from '../../i18n/I18nProvider';
 import { trackContentView } from '../../lib/conversions';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -38,7 +38,7 @@ export function FeedPage() {
   }, [feed.data]);
   const [index, setIndex] = useState(0);
   const item: FeedItem | undefined = items[index];
-  const onPosition = useWatchHistory(item?.episode.id);
+  const history = useWatchHistory(item?.episode.id);
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = feed;
   useEffect(() => {
@@ -115,8 +115,9 @@ export function FeedPage() {
           onNext={() => step.current.next()}
           onPrevious={() => step.current.previous()}
           onEnded={() => step.current.next()}
+          onPause={history.onStop}
           onPosition={(seconds) => {
-            if (seconds >= WATCHED_SECONDS) onPosition(seconds);
+            if (seconds >= WATCHED_SECONDS) history.onPosition(seconds);
           }}
         />
         {index === 0 && hasNext && <p className="feed__hint" aria-hidden="true">{t('feed.hint')}</p>}

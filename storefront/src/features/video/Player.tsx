@@ -28,6 +28,8 @@ interface PlayerProps {
   onPrevious: () => void;
   onEnded: () => void;
   onPosition: (seconds: number) => void;
+  /** The episode playing paused, by the viewer or at its end (an ended element pauses first). */
+  onPause?: () => void;
 }
 
 const HIDE_CONTROLS_MS = 2800;
@@ -42,7 +44,7 @@ interface Standby {
   onFatal: (errorType: string) => void;
 }
 
-export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 0, subtitles = NO_SUBTITLES, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition }: PlayerProps) {
+export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 0, subtitles = NO_SUBTITLES, overlay, hasNext, hasPrevious, onNext, onPrevious, onEnded, onPosition, onPause }: PlayerProps) {
   const t = useT();
   const stage = useRef<HTMLDivElement>(null);
   // Two elements take turns: the one playing (`video`, first in the page), and the standby, hidden,
@@ -287,12 +289,17 @@ export function Player({ url, preloadUrl, videoId, episodeId, poster, startAt = 
               setPlaying(true);
               revealControls();
             }}
-            onPause={() => setPlaying(false)}
+            onPause={() => {
+              setPlaying(false);
+              onPause?.();
+            }}
             onWaiting={() => setBuffering(true)}
             onPlaying={() => setBuffering(false)}
             onCanPlay={() => setBuffering(false)}
             onTimeUpdate={(event) => {
-              setTime(event.currentTarget.currentTime);
+              // The controls show whole seconds: the player renders once a second while it plays, not
+              // at each of the element's four or so time updates a second.
+              setTime(Math.floor(event.currentTarget.currentTime));
               onPosition(event.currentTarget.currentTime);
             }}
             onDurationChange={(event) => setDuration(event.currentTarget.duration || 0)}

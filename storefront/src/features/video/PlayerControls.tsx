@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ExpandIcon, MuteIcon, NextIcon, PauseIcon, PlayIcon, VolumeIcon } from '../../components/Icons';
+import { ExpandIcon, MuteIcon, NextIcon, PauseIcon, PlayIcon, VolumeIcon } from '../../components/PageIcons';
 import { useT } from '../../i18n/I18nProvider';
 import { formatClock } from '../../lib/format';
 

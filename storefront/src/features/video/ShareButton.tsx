@@ -1,4 +1,4 @@
-import { ShareIcon } from '../../components/Icons';
+import { ShareIcon } from '../../components/PageIcons';
 import { useT } from '../../i18n/I18nProvider';
 import { showToast } from '../../lib/toast';
 

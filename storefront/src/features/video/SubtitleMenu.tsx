@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Subtitle } from '../../api/types';
-import { CheckIcon } from '../../components/Icons';
+import { CheckIcon } from '../../components/PageIcons';
 import { useT } from '../../i18n/I18nProvider';
 import { htmlLangOf } from './useSubtitles';
 import './subtitles.css';

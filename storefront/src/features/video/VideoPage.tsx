@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import type { Episode, EpisodeSummary } from '../../api/types';
-import { BookmarkFilledIcon, BookmarkIcon, LockIcon, PlayIcon } from '../../components/Icons';
+import { BookmarkIcon } from '../../components/Icons';
+import { BookmarkFilledIcon, LockIcon, PlayIcon } from '../../components/PageIcons';
 import { useT } from '../../i18n/I18nProvider';
 import { trackContentView } from '../../lib/conversions';
 import { formatClock, formatCount } from '../../lib/format';
@@ -22,6 +23,7 @@ import './video.css';
 // A grant lasts hours: an episode answered a moment ago (the preloaded next one) plays on that
 // grant rather than asking again as it opens, until the grant nears its end.
 const GRANT_MARGIN_MS = 10 * 60_000;
+const DAY_MS = 86_400_000;
 
 function usePlayableEpisode(episodeId: string | undefined) {
   return useQuery({
@@ -29,7 +31,8 @@ function usePlayableEpisode(episodeId: string | undefined) {
     enabled: Boolean(episodeId),
     staleTime: (query) => {
       const expiresAt = query.state.data?.playback.expiresAt;
-      return expiresAt ? Math.max(0, Date.parse(expiresAt) - Date.now() - GRANT_MARGIN_MS) : 0;
+      // Bounded by a day: past setTimeout's 24.8 days the query's timer would fire at once, again and again.
+      return expiresAt ? Math.min(Math.max(0, Date.parse(expiresAt) - Date.now() - GRANT_MARGIN_MS), DAY_MS) : 0;
     },
   });
 }
@@ -59,7 +62,7 @@ export function VideoPage() {
     : (resumeEpisode ?? episodes[0]);
   const index = current ? episodes.indexOf(current) : -1;
   const episode = usePlayableEpisode(current && (current.ready || current.locked) ? current.id : undefined);
-  const onPosition = useWatchHistory(episode.data?.id);
+  const history = useWatchHistory(episode.data?.id);
   const locked = episode.error instanceof ApiError && episode.error.code === 402;
   const startAt = current && resume?.episodeId === current.id ? resume.positionSeconds : 0;
 
@@ -141,8 +144,9 @@ export function VideoPage() {
           onNext={() => playOn(next)}
           onPrevious={() => select(previous)}
           onEnded={() => playOn(next)}
+          onPause={history.onStop}
           onPosition={(seconds) => {
-            onPosition(seconds);
+            history.onPosition(seconds);
             if (seconds > 0 && shown) setPlayingId(shown.id);
           }}
         />

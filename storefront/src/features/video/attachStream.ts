@@ -66,7 +66,10 @@ export async function attachStream(
     // remuxing every segment runs on the main thread, long tasks that hold up taps while a video loads.
     workerPath: hlsWorker,
     capLevelToPlayerSize: true,
+    // hls.js reads maxBufferLength as a floor (it buffers up to maxBufferSize, 60 MB, minutes of a
+    // phone's rung) and maxMaxBufferLength as the ceiling: both bound how far ahead it loads.
     maxBufferLength: bufferSeconds,
+    maxMaxBufferLength: bufferSeconds,
     // Loading starts once the start rung is chosen (MANIFEST_PARSED), not on hls.js's own guess.
     autoStartLoad: false,
     ...(bandwidth !== null && { abrEwmaDefaultEstimate: bandwidth }),
@@ -113,10 +116,11 @@ export async function attachStream(
   hls.once(Hls.Events.MEDIA_ATTACHED, () => hls.loadSource(url));
   hls.attachMedia(video);
   return {
-    // hls.js reads maxBufferLength at every buffer check: a standby stream that becomes the playing
+    // hls.js reads its buffer lengths at every buffer check: a standby stream that becomes the playing
     // one buffers further ahead from its next check on.
     bufferAhead: (seconds) => {
       hls.config.maxBufferLength = seconds;
+      hls.config.maxMaxBufferLength = seconds;
     },
     destroy: () => {
       // The element at once, the instance a moment later: hls.js shares its transmuxing worker

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { servePixel } from '../../testing/renderWithApp';
 import { measurePlayback, startPlaybackSession } from './playbackQuality';
 
 let clock: number;
@@ -112,18 +113,7 @@ describe('a playback session', () => {
   let hits: URLSearchParams[];
 
   beforeEach(() => {
-    hits = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        hits.push(new URL(url, 'http://localhost').searchParams);
-        return new Response(null);
-      }),
-    );
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
+    hits = servePixel();
   });
 
   it('sends one playback hit with the episode when it ends, however often it is ended', () => {

@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import type { ComponentProps } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { I18nProvider } from '../../i18n/I18nProvider';
 import { WATCHED_SECONDS } from './attachStream';
@@ -33,9 +34,12 @@ export function watch(element: Element, seconds = WATCHED_SECONDS): void {
 
 export const master = (episode: string) => `/media/g/grant/episodes/${episode}/hls/master.m3u8`;
 
-/** A player on `url` with `preloadUrl` next; `show` moves it on as a swipe does, `standby` is the second element. */
-export function renderPlayer(url: string, preloadUrl?: string) {
-  const props = { videoId: 'grant', poster: '/cover.jpg', hasNext: true, hasPrevious: false, onNext: () => {}, onPrevious: () => {}, onEnded: () => {}, onPosition: () => {} };
+/**
+ * A player on `url` with `preloadUrl` next (and any other of its props in `extra`); `show` moves it on
+ * as a swipe does, `standby` is the second element.
+ */
+export function renderPlayer(url: string, preloadUrl?: string, extra: Partial<ComponentProps<typeof Player>> = {}) {
+  const props = { videoId: 'grant', poster: '/cover.jpg', hasNext: true, hasPrevious: false, onNext: () => {}, onPrevious: () => {}, onEnded: () => {}, onPosition: () => {}, ...extra };
   const view = render(
     <I18nProvider>
       <Player {...props} url={url} preloadUrl={preloadUrl} episodeId={url} />

@@ -7,6 +7,7 @@ import type { Video } from '../../api/types';
 import { userCalls } from '../../api/user';
 import { userQueries } from '../../api/userQueries';
 import { trackUnlock } from '../../lib/conversions';
+import { keepVisitAlive } from '../../lib/visit';
 
 export const videoQueries = {
   /** An episode with its playback grant; a locked one rejects with code 402 and the shell opens the unlock sheet. */
@@ -45,8 +46,11 @@ export function useToggleFavorite(video: Video | undefined) {
 
 export function useRecordHistory() {
   return useMutation({
-    mutationFn: ({ episodeId, positionSeconds, onLeave }: { episodeId: string; positionSeconds: number; onLeave?: boolean }) =>
-      userCalls.recordHistory(episodeId, Math.floor(positionSeconds), onLeave),
+    mutationFn: ({ episodeId, positionSeconds, onLeave }: { episodeId: string; positionSeconds: number; onLeave?: boolean }) => {
+      // A save of the watch position is the viewer still watching: it keeps the visit going.
+      keepVisitAlive();
+      return userCalls.recordHistory(episodeId, Math.floor(positionSeconds), onLeave);
+    },
   });
 }
 

@@ -1,23 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User, Video } from '../../api/types';
 import { AppShell } from '../../components/AppShell';
-import { I18nProvider } from '../../i18n/I18nProvider';
 import { keepUserToken } from '../../lib/attribution';
+import { ok, renderWithApp, serveApi, type ApiCall } from '../../testing/renderWithApp';
 import { VideoPage } from './VideoPage';
-
-interface Sent {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: Record<string, unknown> | null;
-}
 
 const PRICE = 30;
 
-let sent: Sent[];
+let sent: ApiCall[];
 let user: User;
 let unlocked: Set<string>;
 /** What POST /api/user/settings does; a test may make it fail. */
@@ -52,63 +43,40 @@ function video(): Video {
 
 /** The gateway as docs/api.md describes the catalog, the wallet and the settings, in memory. */
 function serve(start: { coins: number; autoUnlock: boolean }) {
-  user = { id: 'u1', kind: 'member', email: 'ada@example.com', coins: start.coins, bonusCoins: 0, vip: null, settings: { autoUnlock: start.autoUnlock } };
+  user = { id: 'u1', kind: 'member', email: 'ada@example.com', emailVerified: true, coins: start.coins, bonusCoins: 0, vip: null, settings: { autoUnlock: start.autoUnlock } };
   unlocked = new Set();
   settingsAnswer = 'ok';
   walletAtUnlock = () => user.coins;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const parsed = new URL(url, 'http://localhost');
-      const call: Sent = {
-        method: init.method ?? 'GET',
-        path: parsed.pathname,
-        query: parsed.searchParams,
-        body: init.body ? (JSON.parse(init.body as string) as Record<string, unknown>) : null,
-      };
-      sent.push(call);
-      const ok = (data: unknown) => ({ code: 200, message: 'ok', data });
-      const answer = (() => {
-        const route = `${call.method} ${call.path}`;
-        if (route === 'GET /api/user') return ok(user);
-        if (route === 'GET /api/video') return ok(video());
-        if (route === 'GET /api/homepage') return ok({ carousel: { title: 'Featured Videos', items: [] }, sections: [] });
-        if (route === 'GET /api/video/episode') {
-          const id = call.query.get('id')!;
-          const number = Number(id.slice(1));
-          if (number > 1 && !unlocked.has(id)) return { code: 402, message: 'Locked', data: { episodeId: id, videoId: 'v1', priceCoins: PRICE, balance: user.coins } };
-          return ok({ id, videoId: 'v1', number, title: `Episode ${number}`, durationSeconds: 90, nextEpisodeId: null, playback: { url: `/media/${id}/master.m3u8`, expiresAt: '2030-01-01T00:00:00Z' } });
-        }
-        if (route === 'POST /api/video/unlock') {
-          const balance = walletAtUnlock();
-          if (balance < PRICE) return { code: 402, message: 'Not enough coins', data: { priceCoins: PRICE, balance } };
-          unlocked.add(call.body!.episodeId as string);
-          user = { ...user, coins: balance - PRICE };
-          return ok({ episodeId: call.body!.episodeId, balance: user.coins });
-        }
-        if (route === 'POST /api/user/settings') {
-          if (settingsAnswer === 'fail') return { code: 422, message: 'autoUnlock must be true or false', data: null };
-          user = { ...user, settings: { autoUnlock: call.body!.autoUnlock as boolean } };
-          return ok(user);
-        }
-        return ok(call.method === 'GET' ? [] : null);
-      })();
-      return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
+  sent = serveApi(
+    {
+      'GET /api/user': () => ok(user),
+      'GET /api/video': () => ok(video()),
+      'GET /api/homepage': ok({ carousel: { title: 'Featured Videos', items: [] }, sections: [] }),
+      'GET /api/video/episode': (call) => {
+        const id = call.query.get('id')!;
+        const number = Number(id.slice(1));
+        if (number > 1 && !unlocked.has(id)) return { code: 402, message: 'Locked', data: { episodeId: id, videoId: 'v1', priceCoins: PRICE, balance: user.coins } };
+        return ok({ id, videoId: 'v1', number, title: `Episode ${number}`, durationSeconds: 90, nextEpisodeId: null, playback: { url: `/media/${id}/master.m3u8`, expiresAt: '2030-01-01T00:00:00Z' } });
+      },
+      'POST /api/video/unlock': (call) => {
+        const balance = walletAtUnlock();
+        if (balance < PRICE) return { code: 402, message: 'Not enough coins', data: { priceCoins: PRICE, balance } };
+        unlocked.add(call.body!.episodeId as string);
+        user = { ...user, coins: balance - PRICE };
+        return ok({ episodeId: call.body!.episodeId, balance: user.coins });
+      },
+      'POST /api/user/settings': (call) => {
+        if (settingsAnswer === 'fail') return { code: 422, message: 'autoUnlock must be true or false', data: null };
+        user = { ...user, settings: { autoUnlock: call.body!.autoUnlock as boolean } };
+        return ok(user);
+      },
+    },
+    { fallback: (call) => ok(call.method === 'GET' ? [] : null) },
+  ).calls;
 }
 
 function renderVideo() {
-  const router = createMemoryRouter([{ Component: AppShell, children: [{ path: '/videos/:id', Component: VideoPage }] }], {
-    initialEntries: ['/videos/v1?ep=e1'],
-  });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <I18nProvider>
-        <RouterProvider router={router} />
-      </I18nProvider>
-    </QueryClientProvider>,
-  );
+  renderWithApp([{ Component: AppShell, children: [{ path: '/videos/:id', Component: VideoPage }] }], { path: '/videos/v1?ep=e1' });
 }
 
 const calls = (method: string, path: string) => sent.filter((call) => call.method === method && call.path === path);
@@ -127,16 +95,9 @@ async function playOn() {
 beforeEach(() => {
   localStorage.clear();
   keepUserToken('user-token-1');
-  sent = [];
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
   vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
   vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('playing on into a locked episode', () => {

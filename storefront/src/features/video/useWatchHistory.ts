@@ -1,15 +1,26 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useRecordHistory } from './queries';
 
 export const HISTORY_INTERVAL_MS = 5000;
 
-/** Saves the watch position of an episode every few seconds while it moves, and once more on leave. */
-export function useWatchHistory(episodeId: string | undefined) {
+export interface WatchHistory {
+  /** The playhead as it moves: saved every HISTORY_INTERVAL_MS while it changes. */
+  onPosition: (seconds: number) => void;
+  /**
+   * The viewer paused or the episode ended: the position is saved at once as a final one, which the
+   * server writes straight away and counts as the end of a viewing (not on its next interval).
+   */
+  onStop: () => void;
+}
+
+/** Saves the watch position of an episode every few seconds while it moves, and at once on pause, end and leave. */
+export function useWatchHistory(episodeId: string | undefined): WatchHistory {
   const record = useRecordHistory();
   const recordRef = useRef(record.mutate);
   recordRef.current = record.mutate;
   const position = useRef<number | null>(null);
   const saved = useRef<number | null>(null);
+  const saveFinal = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     if (!episodeId) return;
@@ -21,6 +32,7 @@ export function useWatchHistory(episodeId: string | undefined) {
       saved.current = seconds;
       recordRef.current({ episodeId, positionSeconds: seconds, onLeave });
     };
+    saveFinal.current = () => save(true);
     const timer = window.setInterval(() => save(false), HISTORY_INTERVAL_MS);
     const onHide = () => save(true);
     const onVisibility = () => document.visibilityState === 'hidden' && save(true);
@@ -30,11 +42,13 @@ export function useWatchHistory(episodeId: string | undefined) {
       window.clearInterval(timer);
       window.removeEventListener('pagehide', onHide);
       document.removeEventListener('visibilitychange', onVisibility);
+      saveFinal.current = () => undefined;
       save(true);
     };
   }, [episodeId]);
 
-  return useCallback((seconds: number) => {
+  const onPosition = useCallback((seconds: number) => {
     position.current = Math.floor(seconds);
   }, []);
+  return useMemo(() => ({ onPosition, onStop: () => saveFinal.current() }), [onPosition]);
 }

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file cliffhanger/events/v1/events.proto.
  */
 export const file_cliffhanger_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJjbGlmZmhhbmdlci9ldmVudHMvdjEvZXZlbnRzLnByb3RvEhVjbGlmZmhhbmdlci5ldmVudHMudjEifQoLQXR0cmlidXRpb24SGwoOcmVmZXJyZXJfdG9rZW4YASABKAlIAIgBARITCgZmYmNsaWQYAiABKAlIAYgBARITCgZ0dGNsaWQYAyABKAlIAogBAUIRCg9fcmVmZXJyZXJfdG9rZW5CCQoHX2ZiY2xpZEIJCgdfdHRjbGlkIsUBCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEgwKBHRpbWUYAyABKAkSFAoHdXNlcl9pZBgEIAEoCUgAiAEBEjcKC2F0dHJpYnV0aW9uGAUgASgLMiIuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLkF0dHJpYnV0aW9uEg8KB3BheWxvYWQYBiABKAwSGAoLdHJhY2VwYXJlbnQYByABKAlIAYgBAUIKCghfdXNlcl9pZEIOCgxfdHJhY2VwYXJlbnQiMgoOVXNlclJlZ2lzdGVyZWQSDQoFZW1haWwYASABKAkSEQoJd2FzX2d1ZXN0GAIgASgIIkAKDFVzZXJMb2dnZWRJbhIcCg9tZXJnZWRfZ3Vlc3RfaWQYASABKAlIAIgBAUISChBfbWVyZ2VkX2d1ZXN0X2lkImkKD0hpc3RvcnlSZWNvcmRlZBIQCgh2aWRlb19pZBgBIAEoCRISCgplcGlzb2RlX2lkGAIgASgJEhYKDmVwaXNvZGVfbnVtYmVyGAMgASgFEhgKEHBvc2l0aW9uX3NlY29uZHMYBCABKAUiNQoPRmF2b3JpdGVDaGFuZ2VkEhAKCHZpZGVvX2lkGAEgASgJEhAKCGZhdm9yaXRlGAIgASgIIikKBU1vbmV5Eg4KBmFtb3VudBgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSJdCg9FcGlzb2RlVW5sb2NrZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIQCgh2aWRlb19pZBgCIAEoCRITCgtwcmljZV9jb2lucxgDIAEoBRIPCgdiYWxhbmNlGAQgASgFIl4KDE9yZGVyQ3JlYXRlZBIQCghvcmRlcl9pZBgBIAEoCRIPCgdwbGFuX2lkGAIgASgJEisKBXByaWNlGAMgASgLMhwuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLk1vbmV5ImYKEFBheW1lbnRTdWNjZWVkZWQSEAoIb3JkZXJfaWQYASABKAkSEgoKcGF5bWVudF9pZBgCIAEoCRIsCgZhbW91bnQYAyABKAsyHC5jbGlmZmhhbmdlci5ldmVudHMudjEuTW9uZXkiMQoNUGF5bWVudEZhaWxlZBIQCghvcmRlcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkicAoTU3Vic2NyaXB0aW9uQ2hhbmdlZBIXCg9zdWJzY3JpcHRpb25faWQYASABKAkSDwoHcGxhbl9pZBgCIAEoCRIRCglyZW5ld3NfYXQYAyABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYBCABKAgi2gIKClN0YXRpY3NIaXQSDQoFZXZlbnQYASABKAkSFQoIdmlkZW9faWQYAiABKAlIAIgBARIXCgplcGlzb2RlX2lkGAMgASgJSAGIAQESKwoFdmFsdWUYBCABKAsyHC5jbGlmZmhhbmdlci5ldmVudHMudjEuTW9uZXkSDAoEcGF0aBgFIAEoCRI9CgZwYXJhbXMYBiADKAsyLS5jbGlmZmhhbmdlci5ldmVudHMudjEuU3RhdGljc0hpdC5QYXJhbXNFbnRyeRIXCgp1c2VyX2FnZW50GAcgASgJSAKIAQESFAoHaXBfaGFzaBgIIAEoCUgDiAEBGi0KC1BhcmFtc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCwoJX3ZpZGVvX2lkQg0KC19lcGlzb2RlX2lkQg0KC191c2VyX2FnZW50QgoKCF9pcF9oYXNoInUKDlVwbG9hZFJlY2VpdmVkEhIKCmVwaXNvZGVfaWQYASABKAkSEAoIdmlkZW9faWQYAiABKAkSFgoOZXBpc29kZV9udW1iZXIYAyABKAUSEQoJdXBsb2FkX2lkGAQgASgJEhIKCnNvdXJjZV9rZXkYBSABKAkiiAEKCVJlbmRpdGlvbhIMCgRuYW1lGAEgASgJEg0KBXdpZHRoGAIgASgFEg4KBmhlaWdodBgDIAEoBRIRCgliYW5kd2lkdGgYBCABKAUSGQoRYXZlcmFnZV9iYW5kd2lkdGgYBSABKAUSDgoGY29kZWNzGAYgASgJEhAKCHBsYXlsaXN0GAcgASgJIuABChJUcmFuc2NvZGVDb21wbGV0ZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIRCgl1cGxvYWRfaWQYAiABKAkSGAoQZHVyYXRpb25fc2Vjb25kcxgDIAEoARINCgV3aWR0aBgEIAEoBRIOCgZoZWlnaHQYBSABKAUSNAoKcmVuZGl0aW9ucxgGIAMoCzIgLmNsaWZmaGFuZ2VyLmV2ZW50cy52MS5SZW5kaXRpb24SDgoGbWFzdGVyGAcgASgJEg4KBnBvc3RlchgIIAEoCRIUCgxtZWRpYV9wcmVmaXgYCSABKAkiSAoPVHJhbnNjb2RlRmFpbGVkEhIKCmVwaXNvZGVfaWQYASABKAkSEQoJdXBsb2FkX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCSKJAQoNQ29pbnNDcmVkaXRlZBIRCglyZWZlcmVuY2UYASABKAkSFQoIb3JkZXJfaWQYAiABKAlIAIgBARIMCgRraW5kGAMgASgJEg0KBWNvaW5zGAQgASgFEhMKC2JvbnVzX2NvaW5zGAUgASgFEg8KB2JhbGFuY2UYBiABKAVCCwoJX29yZGVyX2lkIkQKDkNoZWNraW5DbGFpbWVkEgsKA2RheRgBIAEoCRIOCgZzdHJlYWsYAiABKAUSFQoNY29pbnNfYXdhcmRlZBgDIAEoBSJ4CgxXYWxsZXRNZXJnZWQSEAoIZ3Vlc3RfaWQYASABKAkSDQoFY29pbnMYAiABKAUSEwoLYm9udXNfY29pbnMYAyABKAUSDwoHdW5sb2NrcxgEIAEoBRIQCghjaGVja2lucxgFIAEoBRIPCgdiYWxhbmNlGAYgASgFIuABCg9QdXJjaGFzZXNNZXJnZWQSEAoIZ3Vlc3RfaWQYASABKAkSDgoGb3JkZXJzGAIgASgFEhwKD3N1YnNjcmlwdGlvbl9pZBgDIAEoCUgAiAEBEiIKFWVuZGVkX3N1YnNjcmlwdGlvbl9pZBgEIAEoCUgBiAEBEhYKCXJlbmV3c19hdBgFIAEoCUgCiAEBEhUKDWFkZGVkX3NlY29uZHMYBiABKANCEgoQX3N1YnNjcmlwdGlvbl9pZEIYChZfZW5kZWRfc3Vic2NyaXB0aW9uX2lkQgwKCl9yZW5ld3NfYXRiBnByb3RvMw");
+  fileDesc("CiJjbGlmZmhhbmdlci9ldmVudHMvdjEvZXZlbnRzLnByb3RvEhVjbGlmZmhhbmdlci5ldmVudHMudjEixwIKC0F0dHJpYnV0aW9uEhsKDnJlZmVycmVyX3Rva2VuGAEgASgJSACIAQESEwoGZmJjbGlkGAIgASgJSAGIAQESEwoGdHRjbGlkGAMgASgJSAKIAQESFwoKdXRtX3NvdXJjZRgEIAEoCUgDiAEBEhcKCnV0bV9tZWRpdW0YBSABKAlIBIgBARIZCgx1dG1fY2FtcGFpZ24YBiABKAlIBYgBARIVCgh1dG1fdGVybRgHIAEoCUgGiAEBEhgKC3V0bV9jb250ZW50GAggASgJSAeIAQFCEQoPX3JlZmVycmVyX3Rva2VuQgkKB19mYmNsaWRCCQoHX3R0Y2xpZEINCgtfdXRtX3NvdXJjZUINCgtfdXRtX21lZGl1bUIPCg1fdXRtX2NhbXBhaWduQgsKCV91dG1fdGVybUIOCgxfdXRtX2NvbnRlbnQixQEKBUV2ZW50EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEdGltZRgDIAEoCRIUCgd1c2VyX2lkGAQgASgJSACIAQESNwoLYXR0cmlidXRpb24YBSABKAsyIi5jbGlmZmhhbmdlci5ldmVudHMudjEuQXR0cmlidXRpb24SDwoHcGF5bG9hZBgGIAEoDBIYCgt0cmFjZXBhcmVudBgHIAEoCUgBiAEBQgoKCF91c2VyX2lkQg4KDF90cmFjZXBhcmVudCIyCg5Vc2VyUmVnaXN0ZXJlZBINCgVlbWFpbBgBIAEoCRIRCgl3YXNfZ3Vlc3QYAiABKAgiQAoMVXNlckxvZ2dlZEluEhwKD21lcmdlZF9ndWVzdF9pZBgBIAEoCUgAiAEBQhIKEF9tZXJnZWRfZ3Vlc3RfaWQiaQoPSGlzdG9yeVJlY29yZGVkEhAKCHZpZGVvX2lkGAEgASgJEhIKCmVwaXNvZGVfaWQYAiABKAkSFgoOZXBpc29kZV9udW1iZXIYAyABKAUSGAoQcG9zaXRpb25fc2Vjb25kcxgEIAEoBSI1Cg9GYXZvcml0ZUNoYW5nZWQSEAoIdmlkZW9faWQYASABKAkSEAoIZmF2b3JpdGUYAiABKAgiKQoFTW9uZXkSDgoGYW1vdW50GAEgASgDEhAKCGN1cnJlbmN5GAIgASgJInAKD0VwaXNvZGVVbmxvY2tlZBISCgplcGlzb2RlX2lkGAEgASgJEhAKCHZpZGVvX2lkGAIgASgJEhMKC3ByaWNlX2NvaW5zGAMgASgFEg8KB2JhbGFuY2UYBCABKAUSEQoJcmVmZXJlbmNlGAUgASgJIl4KDE9yZGVyQ3JlYXRlZBIQCghvcmRlcl9pZBgBIAEoCRIPCgdwbGFuX2lkGAIgASgJEisKBXByaWNlGAMgASgLMhwuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLk1vbmV5ImYKEFBheW1lbnRTdWNjZWVkZWQSEAoIb3JkZXJfaWQYASABKAkSEgoKcGF5bWVudF9pZBgCIAEoCRIsCgZhbW91bnQYAyABKAsyHC5jbGlmZmhhbmdlci5ldmVudHMudjEuTW9uZXkiMQoNUGF5bWVudEZhaWxlZBIQCghvcmRlcl9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkijgIKDU9yZGVyUmVmdW5kZWQSEAoIb3JkZXJfaWQYASABKAkSEQoJcmVmdW5kX2lkGAIgASgJEiwKBmFtb3VudBgDIAEoCzIcLmNsaWZmaGFuZ2VyLmV2ZW50cy52MS5Nb25leRI0Cg5yZWZ1bmRlZF90b3RhbBgEIAEoCzIcLmNsaWZmaGFuZ2VyLmV2ZW50cy52MS5Nb25leRIOCgZzb3VyY2UYBSABKAkSHwoScHJvdmlkZXJfcmVmdW5kX2lkGAYgASgJSACIAQESEwoGcmVhc29uGAcgASgJSAGIAQESDAoEZnVsbBgIIAEoCEIVChNfcHJvdmlkZXJfcmVmdW5kX2lkQgkKB19yZWFzb24idQoPUGF5bWVudERpc3B1dGVkEhAKCG9yZGVyX2lkGAEgASgJEhIKCmRpc3B1dGVfaWQYAiABKAkSLAoGYW1vdW50GAMgASgLMhwuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLk1vbmV5Eg4KBnJlYXNvbhgEIAEoCSJZChRQYXltZW50RGlzcHV0ZUNsb3NlZBIQCghvcmRlcl9pZBgBIAEoCRISCgpkaXNwdXRlX2lkGAIgASgJEgsKA3dvbhgDIAEoCBIOCgZzdGF0dXMYBCABKAkicAoTU3Vic2NyaXB0aW9uQ2hhbmdlZBIXCg9zdWJzY3JpcHRpb25faWQYASABKAkSDwoHcGxhbl9pZBgCIAEoCRIRCglyZW5ld3NfYXQYAyABKAkSHAoUY2FuY2VsX2F0X3BlcmlvZF9lbmQYBCABKAgijwEKE1N1YnNjcmlwdGlvbkdyYW50ZWQSFwoPc3Vic2NyaXB0aW9uX2lkGAEgASgJEg8KB3BsYW5faWQYAiABKAkSEQoJcmVuZXdzX2F0GAMgASgJEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAQgASgIEgwKBGRheXMYBSABKAUSDwoHc3RhcnRlZBgGIAEoCCLaAgoKU3RhdGljc0hpdBINCgVldmVudBgBIAEoCRIVCgh2aWRlb19pZBgCIAEoCUgAiAEBEhcKCmVwaXNvZGVfaWQYAyABKAlIAYgBARIrCgV2YWx1ZRgEIAEoCzIcLmNsaWZmaGFuZ2VyLmV2ZW50cy52MS5Nb25leRIMCgRwYXRoGAUgASgJEj0KBnBhcmFtcxgGIAMoCzItLmNsaWZmaGFuZ2VyLmV2ZW50cy52MS5TdGF0aWNzSGl0LlBhcmFtc0VudHJ5EhcKCnVzZXJfYWdlbnQYByABKAlIAogBARIUCgdpcF9oYXNoGAggASgJSAOIAQEaLQoLUGFyYW1zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUILCglfdmlkZW9faWRCDQoLX2VwaXNvZGVfaWRCDQoLX3VzZXJfYWdlbnRCCgoIX2lwX2hhc2gidQoOVXBsb2FkUmVjZWl2ZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIQCgh2aWRlb19pZBgCIAEoCRIWCg5lcGlzb2RlX251bWJlchgDIAEoBRIRCgl1cGxvYWRfaWQYBCABKAkSEgoKc291cmNlX2tleRgFIAEoCSKIAQoJUmVuZGl0aW9uEgwKBG5hbWUYASABKAkSDQoFd2lkdGgYAiABKAUSDgoGaGVpZ2h0GAMgASgFEhEKCWJhbmR3aWR0aBgEIAEoBRIZChFhdmVyYWdlX2JhbmR3aWR0aBgFIAEoBRIOCgZjb2RlY3MYBiABKAkSEAoIcGxheWxpc3QYByABKAki4AEKElRyYW5zY29kZUNvbXBsZXRlZBISCgplcGlzb2RlX2lkGAEgASgJEhEKCXVwbG9hZF9pZBgCIAEoCRIYChBkdXJhdGlvbl9zZWNvbmRzGAMgASgBEg0KBXdpZHRoGAQgASgFEg4KBmhlaWdodBgFIAEoBRI0CgpyZW5kaXRpb25zGAYgAygLMiAuY2xpZmZoYW5nZXIuZXZlbnRzLnYxLlJlbmRpdGlvbhIOCgZtYXN0ZXIYByABKAkSDgoGcG9zdGVyGAggASgJEhQKDG1lZGlhX3ByZWZpeBgJIAEoCSJICg9UcmFuc2NvZGVGYWlsZWQSEgoKZXBpc29kZV9pZBgBIAEoCRIRCgl1cGxvYWRfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJIokBCg1Db2luc0NyZWRpdGVkEhEKCXJlZmVyZW5jZRgBIAEoCRIVCghvcmRlcl9pZBgCIAEoCUgAiAEBEgwKBGtpbmQYAyABKAkSDQoFY29pbnMYBCABKAUSEwoLYm9udXNfY29pbnMYBSABKAUSDwoHYmFsYW5jZRgGIAEoBUILCglfb3JkZXJfaWQiRAoOQ2hlY2tpbkNsYWltZWQSCwoDZGF5GAEgASgJEg4KBnN0cmVhaxgCIAEoBRIVCg1jb2luc19hd2FyZGVkGAMgASgFIosBCgxXYWxsZXRNZXJnZWQSEAoIZ3Vlc3RfaWQYASABKAkSDQoFY29pbnMYAiABKAUSEwoLYm9udXNfY29pbnMYAyABKAUSDwoHdW5sb2NrcxgEIAEoBRIQCghjaGVja2lucxgFIAEoBRIPCgdiYWxhbmNlGAYgASgFEhEKCXJlZmVyZW5jZRgHIAEoCSLgAQoPUHVyY2hhc2VzTWVyZ2VkEhAKCGd1ZXN0X2lkGAEgASgJEg4KBm9yZGVycxgCIAEoBRIcCg9zdWJzY3JpcHRpb25faWQYAyABKAlIAIgBARIiChVlbmRlZF9zdWJzY3JpcHRpb25faWQYBCABKAlIAYgBARIWCglyZW5ld3NfYXQYBSABKAlIAogBARIVCg1hZGRlZF9zZWNvbmRzGAYgASgDQhIKEF9zdWJzY3JpcHRpb25faWRCGAoWX2VuZGVkX3N1YnNjcmlwdGlvbl9pZEIMCgpfcmVuZXdzX2F0Io8BCgxBZG1pbkF1ZGl0ZWQSDQoFYWN0b3IYASABKAkSDgoGYWN0aW9uGAIgASgJEg4KBnRhcmdldBgDIAEoCRIYCgtiZWZvcmVfanNvbhgEIAEoCUgAiAEBEhcKCmFmdGVyX2pzb24YBSABKAlIAYgBAUIOCgxfYmVmb3JlX2pzb25CDQoLX2FmdGVyX2pzb25iBnByb3RvMw");
 
 /**
  * Where the visitor came from: kept by the storefront from the landing URL.
@@ -40,6 +40,33 @@ export type Attribution = Message<"cliffhanger.events.v1.Attribution"> & {
    * @generated from field: optional string ttclid = 3;
    */
   ttclid?: string | undefined;
+
+  /**
+   * The landing URL's campaign fields (utm_*), kept and sent like the click ids.
+   *
+   * @generated from field: optional string utm_source = 4;
+   */
+  utmSource?: string | undefined;
+
+  /**
+   * @generated from field: optional string utm_medium = 5;
+   */
+  utmMedium?: string | undefined;
+
+  /**
+   * @generated from field: optional string utm_campaign = 6;
+   */
+  utmCampaign?: string | undefined;
+
+  /**
+   * @generated from field: optional string utm_term = 7;
+   */
+  utmTerm?: string | undefined;
+
+  /**
+   * @generated from field: optional string utm_content = 8;
+   */
+  utmContent?: string | undefined;
 };
 
 /**
@@ -257,6 +284,14 @@ export type EpisodeUnlocked = Message<"cliffhanger.events.v1.EpisodeUnlocked"> &
    * @generated from field: int32 balance = 4;
    */
   balance: number;
+
+  /**
+   * The ledger entry that spent the coins: unlock:<user>:<episode>, and unlock:<user>:<episode>:<n>
+   * for an episode unlocked again after refunds revoked it n times.
+   *
+   * @generated from field: string reference = 5;
+   */
+  reference: string;
 };
 
 /**
@@ -343,6 +378,145 @@ export const PaymentFailedSchema: GenMessage<PaymentFailed> = /*@__PURE__*/
   messageDesc(file_cliffhanger_events_v1_events, 10);
 
 /**
+ * order.refunded: money of a paid order went back to the buyer, through an operator's refund, one
+ * made at the provider, or a dispute lost; what it bought is reversed in proportion (docs/api.md).
+ *
+ * @generated from message cliffhanger.events.v1.OrderRefunded
+ */
+export type OrderRefunded = Message<"cliffhanger.events.v1.OrderRefunded"> & {
+  /**
+   * @generated from field: string order_id = 1;
+   */
+  orderId: string;
+
+  /**
+   * ours; the provider's is provider_refund_id
+   *
+   * @generated from field: string refund_id = 2;
+   */
+  refundId: string;
+
+  /**
+   * this refund
+   *
+   * @generated from field: cliffhanger.events.v1.Money amount = 3;
+   */
+  amount?: Money | undefined;
+
+  /**
+   * every refund of the order so far
+   *
+   * @generated from field: cliffhanger.events.v1.Money refunded_total = 4;
+   */
+  refundedTotal?: Money | undefined;
+
+  /**
+   * operator, provider or dispute
+   *
+   * @generated from field: string source = 5;
+   */
+  source: string;
+
+  /**
+   * @generated from field: optional string provider_refund_id = 6;
+   */
+  providerRefundId?: string | undefined;
+
+  /**
+   * @generated from field: optional string reason = 7;
+   */
+  reason?: string | undefined;
+
+  /**
+   * the whole price is back: the order is refunded, its VIP ended
+   *
+   * @generated from field: bool full = 8;
+   */
+  full: boolean;
+};
+
+/**
+ * Describes the message cliffhanger.events.v1.OrderRefunded.
+ * Use `create(OrderRefundedSchema)` to create a new message.
+ */
+export const OrderRefundedSchema: GenMessage<OrderRefunded> = /*@__PURE__*/
+  messageDesc(file_cliffhanger_events_v1_events, 11);
+
+/**
+ * payment.disputed: the buyer's bank disputes a payment; what it bought is suspended until it closes.
+ *
+ * @generated from message cliffhanger.events.v1.PaymentDisputed
+ */
+export type PaymentDisputed = Message<"cliffhanger.events.v1.PaymentDisputed"> & {
+  /**
+   * @generated from field: string order_id = 1;
+   */
+  orderId: string;
+
+  /**
+   * the provider's
+   *
+   * @generated from field: string dispute_id = 2;
+   */
+  disputeId: string;
+
+  /**
+   * @generated from field: cliffhanger.events.v1.Money amount = 3;
+   */
+  amount?: Money | undefined;
+
+  /**
+   * the provider's reason, e.g. "fraudulent"
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message cliffhanger.events.v1.PaymentDisputed.
+ * Use `create(PaymentDisputedSchema)` to create a new message.
+ */
+export const PaymentDisputedSchema: GenMessage<PaymentDisputed> = /*@__PURE__*/
+  messageDesc(file_cliffhanger_events_v1_events, 12);
+
+/**
+ * payment.dispute_closed: a dispute ended; won restores what it suspended, lost reverses it as a refund.
+ *
+ * @generated from message cliffhanger.events.v1.PaymentDisputeClosed
+ */
+export type PaymentDisputeClosed = Message<"cliffhanger.events.v1.PaymentDisputeClosed"> & {
+  /**
+   * @generated from field: string order_id = 1;
+   */
+  orderId: string;
+
+  /**
+   * @generated from field: string dispute_id = 2;
+   */
+  disputeId: string;
+
+  /**
+   * @generated from field: bool won = 3;
+   */
+  won: boolean;
+
+  /**
+   * the provider's final status, e.g. "won", "lost"
+   *
+   * @generated from field: string status = 4;
+   */
+  status: string;
+};
+
+/**
+ * Describes the message cliffhanger.events.v1.PaymentDisputeClosed.
+ * Use `create(PaymentDisputeClosedSchema)` to create a new message.
+ */
+export const PaymentDisputeClosedSchema: GenMessage<PaymentDisputeClosed> = /*@__PURE__*/
+  messageDesc(file_cliffhanger_events_v1_events, 13);
+
+/**
  * @generated from message cliffhanger.events.v1.SubscriptionChanged
  */
 export type SubscriptionChanged = Message<"cliffhanger.events.v1.SubscriptionChanged"> & {
@@ -372,7 +546,57 @@ export type SubscriptionChanged = Message<"cliffhanger.events.v1.SubscriptionCha
  * Use `create(SubscriptionChangedSchema)` to create a new message.
  */
 export const SubscriptionChangedSchema: GenMessage<SubscriptionChanged> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 11);
+  messageDesc(file_cliffhanger_events_v1_events, 14);
+
+/**
+ * subscription.granted: an operator granted VIP days (POST /api/admin/users/:id/grants): the live
+ * VIP's renews_at moved `days` later, or, with none live, a VIP of `days` started on the free plan
+ * `vip-granted`, which renews never. The event's user is the one granted.
+ *
+ * @generated from message cliffhanger.events.v1.SubscriptionGranted
+ */
+export type SubscriptionGranted = Message<"cliffhanger.events.v1.SubscriptionGranted"> & {
+  /**
+   * @generated from field: string subscription_id = 1;
+   */
+  subscriptionId: string;
+
+  /**
+   * @generated from field: string plan_id = 2;
+   */
+  planId: string;
+
+  /**
+   * afterwards, ISO 8601
+   *
+   * @generated from field: string renews_at = 3;
+   */
+  renewsAt: string;
+
+  /**
+   * @generated from field: bool cancel_at_period_end = 4;
+   */
+  cancelAtPeriodEnd: boolean;
+
+  /**
+   * @generated from field: int32 days = 5;
+   */
+  days: number;
+
+  /**
+   * a new VIP: none was live
+   *
+   * @generated from field: bool started = 6;
+   */
+  started: boolean;
+};
+
+/**
+ * Describes the message cliffhanger.events.v1.SubscriptionGranted.
+ * Use `create(SubscriptionGrantedSchema)` to create a new message.
+ */
+export const SubscriptionGrantedSchema: GenMessage<SubscriptionGranted> = /*@__PURE__*/
+  messageDesc(file_cliffhanger_events_v1_events, 15);
 
 /**
  * statics.hit: one analytics pixel request from the storefront (page view, play, purchase...).
@@ -432,7 +656,7 @@ export type StaticsHit = Message<"cliffhanger.events.v1.StaticsHit"> & {
  * Use `create(StaticsHitSchema)` to create a new message.
  */
 export const StaticsHitSchema: GenMessage<StaticsHit> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 12);
+  messageDesc(file_cliffhanger_events_v1_events, 16);
 
 /**
  * upload.received: a source file is stored and waits for the transcoder.
@@ -471,7 +695,7 @@ export type UploadReceived = Message<"cliffhanger.events.v1.UploadReceived"> & {
  * Use `create(UploadReceivedSchema)` to create a new message.
  */
 export const UploadReceivedSchema: GenMessage<UploadReceived> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 13);
+  messageDesc(file_cliffhanger_events_v1_events, 17);
 
 /**
  * @generated from message cliffhanger.events.v1.Rendition
@@ -526,7 +750,7 @@ export type Rendition = Message<"cliffhanger.events.v1.Rendition"> & {
  * Use `create(RenditionSchema)` to create a new message.
  */
 export const RenditionSchema: GenMessage<Rendition> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 14);
+  messageDesc(file_cliffhanger_events_v1_events, 18);
 
 /**
  * transcode.completed: an upload's HLS ladder is in storage.
@@ -585,7 +809,7 @@ export type TranscodeCompleted = Message<"cliffhanger.events.v1.TranscodeComplet
  * Use `create(TranscodeCompletedSchema)` to create a new message.
  */
 export const TranscodeCompletedSchema: GenMessage<TranscodeCompleted> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 15);
+  messageDesc(file_cliffhanger_events_v1_events, 19);
 
 /**
  * transcode.failed: an upload will not play (bad media, or every retry failed).
@@ -614,7 +838,7 @@ export type TranscodeFailed = Message<"cliffhanger.events.v1.TranscodeFailed"> &
  * Use `create(TranscodeFailedSchema)` to create a new message.
  */
 export const TranscodeFailedSchema: GenMessage<TranscodeFailed> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 16);
+  messageDesc(file_cliffhanger_events_v1_events, 20);
 
 /**
  * coins.credited: coins reached a wallet, once per reference: a paid order's coins and its bonus,
@@ -638,7 +862,7 @@ export type CoinsCredited = Message<"cliffhanger.events.v1.CoinsCredited"> & {
   orderId?: string | undefined;
 
   /**
-   * purchase, bonus or checkin
+   * purchase, bonus, checkin or grant (an operator's, with a reason)
    *
    * @generated from field: string kind = 3;
    */
@@ -671,7 +895,7 @@ export type CoinsCredited = Message<"cliffhanger.events.v1.CoinsCredited"> & {
  * Use `create(CoinsCreditedSchema)` to create a new message.
  */
 export const CoinsCreditedSchema: GenMessage<CoinsCredited> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 17);
+  messageDesc(file_cliffhanger_events_v1_events, 21);
 
 /**
  * checkin.claimed: a viewer's daily check-in.
@@ -702,7 +926,7 @@ export type CheckinClaimed = Message<"cliffhanger.events.v1.CheckinClaimed"> & {
  * Use `create(CheckinClaimedSchema)` to create a new message.
  */
 export const CheckinClaimedSchema: GenMessage<CheckinClaimed> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 18);
+  messageDesc(file_cliffhanger_events_v1_events, 22);
 
 /**
  * wallet.merged: a guest's wallet moved into the member it logged in as (the event's user): its
@@ -750,6 +974,15 @@ export type WalletMerged = Message<"cliffhanger.events.v1.WalletMerged"> & {
    * @generated from field: int32 balance = 6;
    */
   balance: number;
+
+  /**
+   * The merge's own reference (merge:<login event id>, or merge:<credit reference> for a credit that
+   * reached the guest after it logged in and was carried over): its ledger entries are
+   * <reference>:out in the guest's ledger and <reference>:in in the member's.
+   *
+   * @generated from field: string reference = 7;
+   */
+  reference: string;
 };
 
 /**
@@ -757,7 +990,7 @@ export type WalletMerged = Message<"cliffhanger.events.v1.WalletMerged"> & {
  * Use `create(WalletMergedSchema)` to create a new message.
  */
 export const WalletMergedSchema: GenMessage<WalletMerged> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 19);
+  messageDesc(file_cliffhanger_events_v1_events, 23);
 
 /**
  * purchases.merged: a guest's orders and subscriptions moved to the member it logged in as (the
@@ -809,5 +1042,55 @@ export type PurchasesMerged = Message<"cliffhanger.events.v1.PurchasesMerged"> &
  * Use `create(PurchasesMergedSchema)` to create a new message.
  */
 export const PurchasesMergedSchema: GenMessage<PurchasesMerged> = /*@__PURE__*/
-  messageDesc(file_cliffhanger_events_v1_events, 20);
+  messageDesc(file_cliffhanger_events_v1_events, 24);
+
+/**
+ * admin.audited: an operator's or the ADMIN_TOKEN's call changed something; written in the
+ * transaction of the change, stored by the user service for GET /api/admin/audit (docs/api.md).
+ *
+ * @generated from message cliffhanger.events.v1.AdminAudited
+ */
+export type AdminAudited = Message<"cliffhanger.events.v1.AdminAudited"> & {
+  /**
+   * "token", or the operator's user id
+   *
+   * @generated from field: string actor = 1;
+   */
+  actor: string;
+
+  /**
+   * e.g. "plan.update", "user.role"
+   *
+   * @generated from field: string action = 2;
+   */
+  action: string;
+
+  /**
+   * what it changed, e.g. "plan:coins-100", "user:<id>"
+   *
+   * @generated from field: string target = 3;
+   */
+  target: string;
+
+  /**
+   * the target before, as JSON; absent for a creation
+   *
+   * @generated from field: optional string before_json = 4;
+   */
+  beforeJson?: string | undefined;
+
+  /**
+   * the target after, as JSON; absent for a removal
+   *
+   * @generated from field: optional string after_json = 5;
+   */
+  afterJson?: string | undefined;
+};
+
+/**
+ * Describes the message cliffhanger.events.v1.AdminAudited.
+ * Use `create(AdminAuditedSchema)` to create a new message.
+ */
+export const AdminAuditedSchema: GenMessage<AdminAudited> = /*@__PURE__*/
+  messageDesc(file_cliffhanger_events_v1_events, 25);
 

@@ -1,0 +1,175 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { composeTarget, createPlatform, loadConfig, startPlatform, stopPlatform, type Database } from '@cliffhanger/platform';
+import { tempDir } from '@cliffhanger/platform/testing';
+import type { LocalCatalogClient } from '@cliffhanger/catalog';
+import { registry } from '../gateway/src/registry.ts';
+import { startServer } from './lib.ts';
+
+// Watching viewers held: simulated viewers each save their position every 5 s as the storefront
+// does (useWatchHistory), now and then open another episode (its series page, the last save of the
+// one they leave marked final) and ask who they are; their number doubles each stage until the p99
+// passes 250 ms or any request fails, and the largest number held is the figure. Beside it, in the
+// same run on the same database: bare single-row history upserts per second from 10 connections.
+// Run on the embedded defaults (PGlite), then on PostgreSQL + Redis when BENCH_DATABASE_URL and
+// BENCH_REDIS_URL (or TEST_DATABASE_URL and TEST_REDIS_URL) name them.
+// Bounds (env): VIEWERS_START (50), VIEWERS_MAX (20,000), STAGE_SECONDS (20), BENCH_MAX_SECONDS (300 per mode).
+const BEAT_MS = 5_000;
+const P99_LIMIT_MS = 250;
+const EPISODES = 20;
+const numberOf = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+const role = process.env.BENCH_ROLE;
+const script = path.relative(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url));
+
+/** Bare upserts per second: the statement of one heartbeat before write-behind, 10 at a time, for `seconds`. */
+async function bareUpsertsPerSecond(database: Database, userIds: string[], seconds: number): Promise<number> {
+  let done = 0;
+  const until = Date.now() + seconds * 1000;
+  const worker = async (lane: number) => {
+    for (let i = lane; Date.now() < until; i += 10) {
+      await database.rawTransaction((sql) =>
+        sql.query(
+          `insert into users.history (user_id, video_id, episode_id, episode_number, position_seconds, updated_at)
+           values ($1, 'bare', 'bare-ep1', 1, $2, now())
+           on conflict (user_id, video_id) do update set position_seconds = excluded.position_seconds, updated_at = excluded.updated_at`,
+          [userIds[i % userIds.length], i % 3600],
+        ),
+      );
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, (_, lane) => worker(lane)));
+  return done / seconds;
+}
+
+if (role === 'servers') {
+  // The site as `npm start` runs it, background work (the heartbeats' flush) included.
+  const config = loadConfig({ ...process.env, DATA_DIR: tempDir('bench-viewers-'), DEMO: '0' });
+  const platform = await createPlatform(config);
+  const { listener, instances, startBackground } = await composeTarget(platform, registry);
+  await startPlatform(platform);
+  const background = startBackground();
+  const { admin } = instances.get('catalog')!.client as LocalCatalogClient;
+  const seriesId = `bench-viewers-${Date.now()}`;
+  await admin.createSeries({ id: seriesId, title: 'Bench Viewers', tags: ['Romance'] });
+  await admin.planEpisodes(seriesId, EPISODES);
+  const server = http.createServer(listener).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const guests = await Promise.all(Array.from({ length: 50 }, async () => ((await (await fetch(`${url}/api/user`)).json()) as { data: { id: string } }).data.id));
+  const bare = await bareUpsertsPerSecond(platform.database, guests, 2).then(() => bareUpsertsPerSecond(platform.database, guests, 5));
+  fs.writeFileSync(process.env.BENCH_OUT!, JSON.stringify({ seriesId, bare, database: platform.database.kind }));
+  console.log(`listening ${url}`);
+  process.on('SIGTERM', async () => {
+    server.close();
+    await background.stop();
+    await stopPlatform(platform);
+    process.exit(0);
+  });
+} else {
+  const modes: { name: string; env: Record<string, string> }[] = [{ name: 'embedded', env: {} }];
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
+  if (databaseUrl && redisUrl) modes.push({ name: 'PostgreSQL + Redis', env: { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl } });
+  else console.log('viewers (PostgreSQL + Redis): skipped, BENCH_DATABASE_URL and BENCH_REDIS_URL not set');
+  for (const mode of modes) await measure(mode.name, mode.env);
+}
+
+async function measure(name: string, env: Record<string, string>) {
+  const out = path.join(tempDir('bench-viewers-out-'), 'servers.json');
+  let servers;
+  try {
+    servers = await startServer(script, { ...env, BENCH_ROLE: 'servers', BENCH_OUT: out });
+  } catch (error) {
+    console.log(`viewers (${name}): skipped, the site did not start (${(error as Error).message})`);
+    return;
+  }
+  const { seriesId, bare } = JSON.parse(fs.readFileSync(out, 'utf8')) as { seriesId: string; bare: number };
+  const deadline = Date.now() + numberOf('BENCH_MAX_SECONDS', 300) * 1000;
+  const stageMs = numberOf('STAGE_SECONDS', 20) * 1000;
+  const max = numberOf('VIEWERS_MAX', 20_000);
+  let latencies: number[] = [];
+  let failures = 0;
+  let running = true;
+
+  async function timed(method: string, route: string, token: string | null, body?: unknown): Promise<string | null> {
+    const started = performance.now();
+    try {
+      const answer = await fetch(servers!.url + route, {
+        method,
+        headers: { ...(token && { 'x-user-token': token }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const envelope = (await answer.json()) as { code: number };
+      if (!answer.ok || envelope.code !== 200) failures += 1;
+      latencies.push(performance.now() - started);
+      return answer.headers.get('x-user-token');
+    } catch {
+      failures += 1;
+      return null;
+    }
+  }
+
+  /** One viewer: a guest who watches, saving every 5 s; about once a minute opens another episode or asks for itself. */
+  async function viewer(startDelayMs: number) {
+    await new Promise((resolve) => setTimeout(resolve, startDelayMs));
+    const token = await timed('GET', '/api/user', null);
+    if (!token) return;
+    let episode = 1 + Math.floor(Math.random() * EPISODES);
+    let position = 0;
+    while (running) {
+      await new Promise((resolve) => setTimeout(resolve, BEAT_MS));
+      if (!running) return;
+      position += 5;
+      const roll = Math.random();
+      if (roll < 1 / 12) {
+        await timed('POST', '/api/user/history', token, { episodeId: `${seriesId}-ep${episode}`, positionSeconds: position, final: true });
+        episode = (episode % EPISODES) + 1;
+        position = 0;
+        await timed('GET', `/api/video?id=${seriesId}`, token);
+      } else if (roll < 2 / 12) {
+        await timed('GET', '/api/user', token);
+      } else {
+        await timed('POST', '/api/user/history', token, { episodeId: `${seriesId}-ep${episode}`, positionSeconds: position });
+      }
+    }
+  }
+
+  const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] ?? 0;
+  let viewers = numberOf('VIEWERS_START', 50);
+  let held = 0;
+  let heldP99 = 0;
+  let stopReason = `reached VIEWERS_MAX (${max})`;
+  const started: Promise<void>[] = [];
+  for (;;) {
+    // New viewers join spread over one beat, as real ones do not arrive in step.
+    while (started.length < viewers) started.push(viewer(Math.random() * BEAT_MS));
+    await new Promise((resolve) => setTimeout(resolve, BEAT_MS * 2));
+    latencies = [];
+    failures = 0;
+    await new Promise((resolve) => setTimeout(resolve, stageMs));
+    const stageP99 = p99(latencies);
+    if (failures > 0 || stageP99 > P99_LIMIT_MS) {
+      stopReason = `${viewers.toLocaleString('en-US')} did not: p99 ${Math.round(stageP99)} ms, ${failures} failed`;
+      break;
+    }
+    [held, heldP99] = [viewers, stageP99];
+    if (viewers >= max) break;
+    if (Date.now() + stageMs + BEAT_MS * 2 > deadline) {
+      stopReason = 'stopped at BENCH_MAX_SECONDS';
+      break;
+    }
+    viewers = Math.min(max, viewers * 2);
+  }
+  running = false;
+  await Promise.all(started);
+  await servers.stop();
+  const count = (value: number) => Math.round(value).toLocaleString('en-US');
+  console.log(
+    `viewers (${name}): ${count(held)} held (p99 ${Math.round(heldP99)} ms; ${stopReason}) / bare upserts ${count(bare)} per second = ${(held / bare).toFixed(2)} viewers per upsert/s (for reference; before write-behind a viewer was 0.2 upserts/s, at most 5 per upsert/s)`,
+  );
+}
