@@ -7,6 +7,8 @@ import type { UnlockService } from './service.ts';
  */
 export function subscribeUnlockConsumers(bus: EventBus, unlocks: UnlockService): void {
   bus.subscribe('unlock.guest-merge', ['user.logged_in'], async (event, tx, effects) => {
+    // Written in the bus's transaction, not the service's: the kept standings are told once it commits.
+    effects.afterCommit(unlocks.standingsChanged);
     if (await unlocks.mergeGuestWallet(tx, event)) effects.afterCommit(() => bus.nudge());
   });
 }

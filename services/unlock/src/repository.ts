@@ -67,17 +67,21 @@ export const unlockRepository = {
   },
 
   /** Paid coins and the bonus coins still spendable at `at`: a lapsed lot not yet swept counts for nothing. One statement, one snapshot. */
-  async balancesOf(db: Executor, userId: string, at: Date): Promise<{ paidCoins: number; bonusCoins: number }> {
+  /** The balances at `at`, and when the next lot still held lapses (epoch ms; null: none will). */
+  async balancesOf(db: Executor, userId: string, at: Date): Promise<{ paidCoins: number; bonusCoins: number; nextLapseAt: number | null }> {
     const [row] = await db
       .select({
         paidCoins: wallets.paidCoins,
         bonusCoins: sql<number>`${wallets.bonusCoins} - coalesce((
           select sum(lot.remaining) from unlock.bonus_lots lot
           where lot.user_id = ${userId} and lot.remaining > 0 and lot.expires_at <= ${at.toISOString()}), 0)`.mapWith(Number),
+        nextLapseAt: sql<number | null>`(
+          select extract(epoch from min(lot.expires_at)) * 1000 from unlock.bonus_lots lot
+          where lot.user_id = ${userId} and lot.remaining > 0 and lot.expires_at > ${at.toISOString()})`.mapWith(Number),
       })
       .from(wallets)
       .where(eq(wallets.userId, userId));
-    return row ?? { paidCoins: 0, bonusCoins: 0 };
+    return row ?? { paidCoins: 0, bonusCoins: 0, nextLapseAt: null };
   },
 
   async entryByReference(db: Executor, reference: string): Promise<LedgerEntry | null> {

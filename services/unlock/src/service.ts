@@ -3,6 +3,7 @@ import { appendEvent, auditAdminCall, Conflict, pageOf, PaymentRequired, type Ad
 import { ALREADY_CHECKED_IN, checkinDay, rewardOf, type Checkin, type CheckinStatus } from './checkin.ts';
 import { createGuestMerges } from './guest-merge.ts';
 import { createReversals } from './reversal.ts';
+import { createStandingCache } from './standings.ts';
 import type { EpisodeOffer, EpisodeTerms, SeriesTerms } from './ports.ts';
 import { adminRepository as admin } from './admin-repository.ts';
 import { unlockRepository as repo } from './repository.ts';
@@ -124,8 +125,11 @@ const isUniqueViolation = (error: unknown): boolean => {
 };
 
 export function createUnlockService(deps: UnlockServiceDeps) {
-  const { database, bus } = deps;
+  const { bus } = deps;
   const now = deps.now ?? (() => new Date());
+  const standings = createStandingCache<Standing>(now);
+  // Every transaction of this service counts as a write of the standings once it ends.
+  const database = standings.counting(deps.database);
   const bonusLifetimeMs = (deps.bonusCoinDays ?? BONUS_COIN_DAYS) * DAY_MS;
   const merges = createGuestMerges({ database, now });
   const reversals = createReversals({ database, now, bonusLifetimeMs });
@@ -179,15 +183,24 @@ export function createUnlockService(deps: UnlockServiceDeps) {
   }
 
   return {
-    async standingOf(userId: string): Promise<Standing> {
-      const at = now();
-      const [{ paidCoins, bonusCoins }, vip] = await Promise.all([repo.balancesOf(database.db, userId, at), repo.vipOf(database.db, userId)]);
-      return {
-        coins: paidCoins + bonusCoins,
-        bonusCoins,
-        vip: vip && vip.activeUntil > at ? { planId: vip.planId, renewsAt: vip.activeUntil.toISOString(), cancelAtPeriodEnd: vip.cancelAtPeriodEnd } : null,
-      };
-    },
+    /** Coins and VIP, asked on every page: kept a few seconds (standings.ts), never past a change of this process or a lapse. */
+    standingOf: (userId: string): Promise<Standing> =>
+      standings.get(userId, async () => {
+        const at = now();
+        const [{ paidCoins, bonusCoins, nextLapseAt }, vip] = await Promise.all([repo.balancesOf(database.db, userId, at), repo.vipOf(database.db, userId)]);
+        const vipLive = vip && vip.activeUntil > at ? vip : null;
+        return {
+          value: {
+            coins: paidCoins + bonusCoins,
+            bonusCoins,
+            vip: vipLive && { planId: vipLive.planId, renewsAt: vipLive.activeUntil.toISOString(), cancelAtPeriodEnd: vipLive.cancelAtPeriodEnd },
+          },
+          trueUntil: Math.min(nextLapseAt ?? Infinity, vipLive?.activeUntil.getTime() ?? Infinity),
+        };
+      }),
+
+    /** A change made outside this service's transactions (the guest-merge consumer's, in the bus's) has committed. */
+    standingsChanged: standings.changed,
 
     /** Free episodes for everyone; the rest for whoever unlocked them, and for VIP while it lasts. */
     async mayWatch(userId: string | null, terms: EpisodeTerms): Promise<boolean> {
@@ -354,8 +367,12 @@ export function createUnlockService(deps: UnlockServiceDeps) {
 
     /** Stores VIP as the payment service last reported it; null ends it. */
     async applyVip(userId: string, state: VipState | null): Promise<void> {
-      if (state) await repo.setVip(database.db, { userId, ...state }, now());
-      else await repo.endVip(database.db, userId);
+      try {
+        if (state) await repo.setVip(database.db, { userId, ...state }, now());
+        else await repo.endVip(database.db, userId);
+      } finally {
+        standings.changed();
+      }
     },
 
     /** Writes expiry entries for what is left of every lot lapsed by `at`; answers the coins expired. */

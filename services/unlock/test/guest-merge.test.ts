@@ -184,9 +184,13 @@ describe('the consumer of user.logged_in', () => {
     subscribeUnlockConsumers(bus, site.unlocks);
     await bus.start();
     try {
+      // Kept in memory (standings.ts) from here: the merge, written in the bus's transaction, must void it.
+      expect((await site.unlocks.standingOf(member.userId)).coins).toBe(0);
       const login = await site.database.transaction((tx) => appendEvent(tx, member.context, 'user.logged_in', { mergedGuestId: guest.userId }, member.userId));
       bus.nudge();
       await eventually(async () => (await site.walletOf(member.userId))?.paid_coins === 70, 20_000, 'the wallet to move');
+      // The consumer says so right after its commit, well inside the 5 s the standing would otherwise be kept.
+      await eventually(async () => (await site.unlocks.standingOf(member.userId)).coins === 70, 2_000, 'the member’s standing to show the coins');
       expect(await site.walletOf(guest.userId)).toEqual({ paid_coins: 0, bonus_coins: 0 });
       expect(await site.rows(sql`select consumer from platform.processed_events where event_id = ${login.id}`)).toEqual([{ consumer: 'unlock.guest-merge' }]);
     } finally {

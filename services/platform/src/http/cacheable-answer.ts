@@ -24,14 +24,26 @@ export function noneMatchHolds(header: string | undefined, tag: string): boolean
   return header.split(',').some((candidate) => opaque(candidate) === opaque(tag));
 }
 
+// A service that keeps an answer (the homepage, 5 s) hands out the same object to every caller
+// meanwhile: its bytes and tag are made once, not per request (the hottest read's largest cost).
+const bytesOf = new WeakMap<object, { body: string; tag: string }>();
+
+function serialized(data: unknown): { body: string; tag: string } {
+  const kept = typeof data === 'object' && data !== null ? bytesOf.get(data) : undefined;
+  if (kept) return kept;
+  const body = JSON.stringify(ok(data));
+  const made = { body, tag: entityTagOf(body) };
+  if (typeof data === 'object' && data !== null) bytesOf.set(data, made);
+  return made;
+}
+
 /**
  * Answers `data` in the envelope with an ETag of its bytes and `cacheControl`, or 304 with no
  * body when the caller already holds those bytes: a reload or a CDN's revalidation costs the
  * query but not the transfer, nor the client's parsing.
  */
 export function answerCacheable(req: Request, res: Response, data: unknown, cacheControl: string): void {
-  const body = JSON.stringify(ok(data));
-  const tag = entityTagOf(body);
+  const { body, tag } = serialized(data);
   res.setHeader('ETag', tag);
   res.setHeader('Cache-Control', cacheControl);
   if ((req.method === 'GET' || req.method === 'HEAD') && noneMatchHolds(req.get('if-none-match'), tag)) {
