@@ -72,6 +72,43 @@ describe('the API envelope over HTTP', () => {
   });
 });
 
+describe('routing', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway();
+  });
+  afterAll(() => gateway.close());
+
+  /** Every route path of a router and the routers it mounts. */
+  const pathsOf = (router: { stack?: { route?: { path: unknown }; handle?: unknown }[] }): string[] =>
+    (router.stack ?? []).flatMap((layer) => (layer.route ? [String(layer.route.path)] : layer.handle ? pathsOf(layer.handle as never) : []));
+
+  // The gateway asks a module only for paths under its public prefixes (compose.ts, as it forwards to
+  // one running apart): a route outside them would never be reached, here or apart.
+  it('finds every public route of every module under that module’s prefixes', async () => {
+    const outside: string[] = [];
+    let seen = 0;
+    for (const module of registry.modules) {
+      const prefixes = module.publicPrefixes ?? [];
+      const routes = (gateway.instances.get(module.name)?.routes ?? []).flatMap((router) => pathsOf(router as never));
+      if (prefixes.length === 0) expect(routes, `${module.name} has routes but no public prefixes`).toEqual([]);
+      seen += routes.length;
+      for (const route of routes)
+        if (!prefixes.some((prefix) => route === prefix || route.startsWith(`${prefix}/`))) outside.push(`${module.name}: ${route}`);
+    }
+    expect(outside).toEqual([]);
+    expect(seen).toBeGreaterThan(50);
+  });
+
+  it('answers a call of a module’s prefix from that module and leaves a lookalike path to the 404', async () => {
+    expect((await gateway.call('GET', '/api/homepage')).code).toBe(200);
+    expect(await gateway.call('GET', '/api/homepageX')).toMatchObject({ status: 404, message: 'No such call: GET /api/homepageX' });
+    // /api/user/checkin is the unlock service's, inside the user service's prefix.
+    const token = await gateway.guest();
+    expect((await gateway.call('GET', '/api/user/checkin', { token })).code).toBe(200);
+  });
+});
+
 describe('readiness', () => {
   it('answers /readyz with HTTP 503 naming the database, not echoing its error, when the database is gone', async () => {
     const gateway = await startTestGateway();

@@ -14,7 +14,7 @@ export interface GatewayOptions {
   platform: Pick<Platform, 'database' | 'bus' | 'metrics' | 'logger' | 'config' | 'redis' | 'lifecycle'>;
   authenticate: Authenticate;
   /** The services' public routers (in this process) and forwarders (to services running apart). */
-  routes: Router[];
+  routes: express.RequestHandler[];
   /** Calls limited per client address: logins and password mails, guest creation, history writes. */
   rateLimited: RateLimitedCall[];
   /** The storefront's pages, after the API; none serves only the API. */

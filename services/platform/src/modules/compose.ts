@@ -171,7 +171,7 @@ interface GatewayParts {
 function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts) {
   const { config, logger } = platform;
   // The bus's dead letters and the jobs live where every process reaches them: the gateway answers for them.
-  const routes: Router[] = [
+  const routes: RequestHandler[] = [
     eventsAdminRoutes(platform),
     operationsAdminRoutes(platform, { queues: registry.modules.flatMap((module) => module.queues ?? []), services: () => servicesHealth(platform, registry, parts) }),
   ];
@@ -180,7 +180,7 @@ function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts)
   for (const module of registry.modules) {
     const instance = parts.instances.get(module.name);
     if (instance) {
-      routes.push(...(instance.routes ?? []));
+      routes.push(...onlyUnder(module.publicPrefixes ?? [], instance.routes ?? []));
       if (instance.media) media.push(instance.media);
       continue;
     }
@@ -215,6 +215,20 @@ function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts)
     media,
   });
   return { app, edges };
+}
+
+/**
+ * A module's routers, asked only for paths under its public prefixes (as a gateway forwards to it
+ * when it runs apart): a call walks the route lists of the modules it may concern, not of all of
+ * them (with every module here, most of a cached read's routing). Prefixes match as `app.use` does:
+ * the path itself or below it. A module without prefixes is asked for everything.
+ */
+function onlyUnder(prefixes: readonly string[], routers: Router[]): RequestHandler[] {
+  if (prefixes.length === 0 || routers.length === 0) return routers;
+  const under = (path: string) => prefixes.some((prefix) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/'));
+  const module = Router();
+  for (const router of routers) module.use(router);
+  return [(req, res, next) => (under(req.path) ? module(req, res, next) : next())];
 }
 
 /** Each module's state: one here by its own readiness, one apart by its /readyz, beside this gateway's circuit to it. */
