@@ -49,5 +49,5 @@ if (role === 'gateway') {
   const bare = await startServer(script, { BENCH_ROLE: 'bare', BENCH_PAYLOAD: payloadFile });
   const [gatewayRps, bareRps] = await interleaved([{ url: gateway.url }, { url: bare.url }]);
   await Promise.all([gateway.stop(), bare.stop()]);
-  report('homepage', ['gateway', gatewayRps!], ['bare express', bareRps!], 0.5);
+  report('homepage', ['gateway', gatewayRps!], ['bare express', bareRps!], 0.8);
 }
