@@ -1,8 +1,9 @@
 // `npm run lake -- "select ..." [--json]`: runs SQL with DuckDB over the lake (docs/analytics.md
 // "The lake"), every event's Parquet files as the view `events` (columns id, time, user_id,
 // referrer_token, fbclid, ttclid, data as JSON, type, date). Reads DATA_DIR/lake, or LAKE_URL
-// (`s3://<bucket>/lake`: DuckDB's httpfs extension, which it downloads on first use, with
-// S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_ENDPOINT). Prints a table, or JSON lines.
+// (`s3://<bucket>/lake`, with S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_ENDPOINT:
+// DuckDB's httpfs extension, which it downloads on first use, or where it cannot, a local copy of
+// the bucket's files brought up to date first). Prints a table, or JSON lines.
 import { parseArgs } from 'node:util';
 import { lakeDirOf, loadConfig } from '@cliffhanger/platform';
 import { openLakeReader } from '@cliffhanger/analytics';

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { createS3Storage } from '@cliffhanger/platform';
 
 /**
  * Parquet through DuckDB itself (`COPY ... TO ... (FORMAT parquet, PARTITION_BY ...)`): the engine
@@ -104,26 +106,42 @@ function findFile(dir: string, type: string, day: string): string {
 /** A fresh temporary directory for one batch's files. */
 export const temporaryLakeDir = (): Promise<string> => fs.promises.mkdtemp(path.join(os.tmpdir(), 'cliffhanger-lake-'));
 
-/** What `npm run lake` and the tests query: every event of the lake as the view `events`. */
-export async function openLakeReader(location: string, s3?: { keyId?: string; secret?: string; region?: string; endpoint?: string }) {
+/** Where a lake in a bucket is read from, and with what. */
+export interface LakeS3 {
+  keyId?: string;
+  secret?: string;
+  region?: string;
+  /** An S3-compatible server (MinIO, Ceph, R2...): addressed by path, over http when it says so. */
+  endpoint?: string;
+  /** Where a bucket's lake is copied to when DuckDB cannot read S3 itself (default: under the system's temp folder). */
+  mirrorDir?: string;
+}
+
+/**
+ * What `npm run lake` and the tests query: every event of the lake as the view `events`, from a
+ * folder, or from `s3://bucket/prefix`. DuckDB reads a bucket with its httpfs extension, which it
+ * downloads on first use; where it cannot (no way to extensions.duckdb.org: an air-gapped analyst,
+ * this project's CI), the lake's files are copied down first, only those not yet there (a lake file
+ * never changes once written: its name holds the events it covers), and read from the copy. `via`
+ * says which.
+ */
+export async function openLakeReader(location: string, s3: LakeS3 = {}) {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run(`set TimeZone = 'UTC'`);
+  let source = location;
+  let via: 'folder' | 'httpfs' | 'mirror' = 'folder';
   if (location.startsWith('s3://')) {
-    // httpfs is no part of the package: DuckDB downloads it on first use, where it can.
-    await connection.run('install httpfs');
-    await connection.run('load httpfs');
-    const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
-    const fields = [
-      ['key_id', s3?.keyId],
-      ['secret', s3?.secret],
-      ['region', s3?.region],
-      ['endpoint', s3?.endpoint?.replace(/^https?:\/\//, '')],
-    ].filter((field): field is [string, string] => Boolean(field[1]));
-    await connection.run(`create secret lake (type s3${fields.map(([key, value]) => `, ${key} ${quoted(value)}`).join('')})`);
+    if (await loadHttpfs(connection)) {
+      await connection.run(s3Secret(s3));
+      via = 'httpfs';
+    } else {
+      source = await mirrorLake(location, s3);
+      via = 'mirror';
+    }
   }
-  const glob = `${location.replace(/\/+$/, '')}/**/*.parquet`.replaceAll("'", "''");
-  const empty = !location.startsWith('s3://') && !hasParquet(location);
+  const glob = `${source.replace(/\/+$/, '')}/**/*.parquet`.replaceAll("'", "''");
+  const empty = via !== 'httpfs' && !hasParquet(source);
   // An empty lake still has the view, with no rows: a query of a fresh install answers nothing, not an error.
   await connection.run(
     empty
@@ -132,6 +150,7 @@ export async function openLakeReader(location: string, s3?: { keyId?: string; se
       : `create view events as select * from read_parquet('${glob}', hive_partitioning = true, hive_types = {'date': date}, union_by_name = true)`,
   );
   return {
+    via,
     async query(text: string) {
       const result = await connection.runAndReadAll(text);
       return { columns: result.columnNames(), rows: result.getRowObjectsJson() };
@@ -141,6 +160,64 @@ export async function openLakeReader(location: string, s3?: { keyId?: string; se
       instance.closeSync();
     },
   };
+}
+
+/** Whether DuckDB's httpfs is there or could be fetched (it is no part of the npm package). */
+async function loadHttpfs(connection: DuckDBConnection): Promise<boolean> {
+  try {
+    await connection.run('install httpfs');
+    await connection.run('load httpfs');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** DuckDB's S3 secret for `s3`: an endpoint of its own is addressed by path, with TLS only when its URL has it. */
+function s3Secret(s3: LakeS3): string {
+  const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
+  const fields: [string, string][] = [
+    ['key_id', s3.keyId],
+    ['secret', s3.secret],
+    ['region', s3.region],
+    ['endpoint', s3.endpoint?.replace(/^https?:\/\//, '').replace(/\/+$/, '')],
+  ].filter((field): field is [string, string] => Boolean(field[1])).map(([key, value]) => [key, quoted(value)]);
+  if (s3.endpoint) fields.push(['url_style', "'path'"], ['use_ssl', String(!s3.endpoint.startsWith('http://'))]);
+  return `create secret lake (type s3${fields.map(([key, value]) => `, ${key} ${value}`).join('')})`;
+}
+
+/**
+ * Copies the lake's Parquet files under `s3://bucket/prefix` to a local folder (those missing or of
+ * another size), removes local ones the bucket no longer has (retention), and answers the folder.
+ */
+async function mirrorLake(location: string, s3: LakeS3): Promise<string> {
+  const url = new URL(location);
+  const bucket = url.hostname;
+  const prefix = url.pathname.replace(/^\/+|\/+$/g, '');
+  if (!bucket || !prefix) throw new Error(`lake: ${location} names no bucket and folder (s3://bucket/lake)`);
+  const storage = createS3Storage({
+    bucket,
+    region: s3.region ?? 'us-east-1',
+    ...(s3.endpoint && { endpoint: s3.endpoint }),
+    ...(s3.keyId && s3.secret && { credentials: { accessKeyId: s3.keyId, secretAccessKey: s3.secret } }),
+  });
+  const dir = path.join(s3.mirrorDir ?? path.join(os.tmpdir(), 'cliffhanger-lake-mirror'), bucket, prefix);
+  const objects = (await storage.list(prefix)).filter((object) => object.key.endsWith('.parquet'));
+  const wanted = new Set<string>();
+  for (const { key, size } of objects) {
+    const file = path.join(dir, path.relative(prefix, key));
+    wanted.add(file);
+    if ((await fs.promises.stat(file).catch(() => null))?.size === size) continue;
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.part`;
+    await pipeline(storage.read(key), fs.createWriteStream(partial));
+    await fs.promises.rename(partial, file);
+  }
+  for (const entry of await fs.promises.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && !wanted.has(file)) await fs.promises.rm(file, { force: true });
+  }
+  return dir;
 }
 
 function hasParquet(dir: string): boolean {

@@ -54,6 +54,21 @@ export function storageContract(name: string, open: () => MediaStorage) {
       expect(await storage.stat('episodes/ep1/hls/720p/seg-0.ts')).toBeNull();
     });
 
+    it('lists the objects under a prefix with their sizes, and nothing that only starts with the same letters', async () => {
+      const storage = open();
+      await storage.put('lake/type=a/date=2026-11-29/1-2.parquet', 'abc');
+      await storage.put('lake/type=b/date=2026-11-29/3-4.parquet', 'defgh');
+      await storage.put('lakes/other', 'x');
+      await storage.putDirectory('lake/type=c', folderOf({ 'date=2026-11-28/5-6.parquet': 'ij' }));
+      const listed = await storage.list('lake');
+      expect(listed.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+        { key: 'lake/type=a/date=2026-11-29/1-2.parquet', size: 3 },
+        { key: 'lake/type=b/date=2026-11-29/3-4.parquet', size: 5 },
+        { key: 'lake/type=c/date=2026-11-28/5-6.parquet', size: 2 },
+      ]);
+      expect(await storage.list('no/such/prefix')).toEqual([]);
+    });
+
     it('removes a prefix and what is under it, and nothing that only starts with the same letters', async () => {
       const storage = open();
       await storage.put('episodes/ep1/hls/master.m3u8', 'one');

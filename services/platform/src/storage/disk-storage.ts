@@ -49,6 +49,19 @@ export function createDiskStorage(root: string): MediaStorage {
     async remove(prefix) {
       await fs.promises.rm(pathOf(prefix), { recursive: true, force: true });
     },
+    async list(prefix) {
+      const dir = pathOf(prefix);
+      const entries = await fs.promises.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+      const objects: { key: string; size: number }[] = [];
+      for (const entry of entries) {
+        const file = path.join(entry.parentPath, entry.name);
+        // A write or a replaced folder in progress is not an object yet, nor what lies under one.
+        if (!entry.isFile() || path.relative(dir, file).split(path.sep).some((part) => STAGING.test(part))) continue;
+        const stats = await fs.promises.stat(file).catch(() => null);
+        if (stats) objects.push({ key: path.relative(root, file).split(path.sep).join('/'), size: stats.size });
+      }
+      return objects;
+    },
     async removeStaging(olderThanMs) {
       const cutoff = Date.now() - olderThanMs;
       let removed = 0;

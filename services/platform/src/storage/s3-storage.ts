@@ -137,6 +137,16 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       const own = keyOf(prefix);
       await removeKeys([own, ...keys.filter((key) => key !== own)]);
     },
+    async list(prefix) {
+      const objects: { key: string; size: number }[] = [];
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `${keyOf(prefix)}/`, ContinuationToken }));
+        for (const object of page.Contents ?? []) if (object.Key) objects.push({ key: object.Key.slice(root.length), size: object.Size ?? 0 });
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      return objects;
+    },
     async removeStaging() {
       // Nothing is staged: a PUT is whole or absent. Abandoned multipart uploads are the bucket's
       // lifecycle rule's to abort (AbortIncompleteMultipartUpload).

@@ -21,6 +21,8 @@ export interface MediaStorage {
   /** The object's bytes, or the inclusive byte range of them; a missing key fails the stream. */
   read(key: string, range?: { start: number; end: number }): Readable;
   remove(prefix: string): Promise<void>;
+  /** Every object under `prefix/`, by key (as `read` takes it) and size, in no given order. */
+  list(prefix: string): Promise<{ key: string; size: number }[]>;
   /**
    * Removes what writes that died part-way left (a half-copied file or ladder, a replaced ladder
    * not yet deleted) once older than `olderThanMs`; answers how many. Younger ones may be writes in
