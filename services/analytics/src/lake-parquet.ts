@@ -205,11 +205,14 @@ async function mirrorLake(location: string, s3: LakeS3): Promise<string> {
   const objects = (await storage.list(prefix)).filter((object) => object.key.endsWith('.parquet'));
   const wanted = new Set<string>();
   for (const { key, size } of objects) {
-    const file = path.join(dir, path.relative(prefix, key));
+    const relative = key.slice(prefix.length + 1);
+    // A key is any text in S3: one that would climb out of the copy's folder is not the lake's.
+    if (relative.split('/').some((part) => part === '' || part === '.' || part === '..')) continue;
+    const file = path.join(dir, relative);
     wanted.add(file);
     if ((await fs.promises.stat(file).catch(() => null))?.size === size) continue;
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const partial = `${file}.part`;
+    const partial = `${file}.${process.pid}.part`;
     await pipeline(storage.read(key), fs.createWriteStream(partial));
     await fs.promises.rename(partial, file);
   }

@@ -66,8 +66,10 @@ export const unlockRepository = {
     };
   },
 
-  /** Paid coins and the bonus coins still spendable at `at`: a lapsed lot not yet swept counts for nothing. One statement, one snapshot. */
-  /** The balances at `at`, and when the next lot still held lapses (epoch ms; null: none will). */
+  /**
+   * Paid coins and the bonus coins still spendable at `at` (a lapsed lot not yet swept counts for
+   * nothing), and when the next lot still held lapses (epoch ms; null: none will). One statement, one snapshot.
+   */
   async balancesOf(db: Executor, userId: string, at: Date): Promise<{ paidCoins: number; bonusCoins: number; nextLapseAt: number | null }> {
     const [row] = await db
       .select({
