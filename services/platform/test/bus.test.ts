@@ -31,6 +31,38 @@ describe('the default delivery policy', () => {
   });
 });
 
+describe('a consumer that waits long between looks (the embedded default)', () => {
+  it('is sent round again at once by events numbered while it delivers others, so none waits for its next look', async () => {
+    const database = await openMigratedDatabase();
+    const bus = createPostgresBus(database, silentLogger, { pollMs: 20, idleMs: 120_000, delivery: fastDelivery });
+    const seen: number[] = [];
+    // On PostgreSQL the relay numbers events while the consumer's transaction is open (on PGlite,
+    // one connection, it waits for it): there, a wake that came mid-delivery and was not kept left
+    // the last events for the next look, two minutes on.
+    bus.subscribe('slow', ['favorite.changed'], async (event) => {
+      // Slow enough that the relay numbers the next events while this one is being applied.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      seen.push(Number((event.data as { videoId: string }).videoId.slice(1)));
+    });
+    await bus.start();
+    const publish = (n: number) => database.transaction((tx) => appendEvent(tx, systemContext(), 'favorite.changed', { videoId: `v${n}`, favorite: true }, 'u1'));
+    try {
+      await publish(0);
+      await eventually(() => seen.length === 1, 20_000, 'the first event');
+      for (let n = 1; n <= 30; n++) {
+        await publish(n);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Far inside the two minutes a missed wake would cost.
+      await eventually(() => seen.length === 31, 40_000, 'every event');
+      expect(seen).toEqual(Array.from({ length: 31 }, (_, n) => n));
+    } finally {
+      await bus.stop();
+      await database.close();
+    }
+  });
+});
+
 describe('tail-events on the Postgres bus', () => {
   it('prints the events the relay numbered, in its order, from the beginning or from now', async () => {
     const database = await openMigratedDatabase();

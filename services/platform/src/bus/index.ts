@@ -26,9 +26,18 @@ type BusConfig = Pick<
   | 'KAFKA_TOPIC_RETENTION_HOURS'
 >;
 
+/**
+ * On the embedded database a consumer with nothing to read looks again after this long (on a server,
+ * every half second): the relay in this one process wakes it for every event it reads, and each look is
+ * a transaction on the thread that answers requests (ten consumers looking twice a second took a
+ * tenth of a cached read's time). What no wake announces, an operator's replay, waits this long.
+ */
+export const EMBEDDED_IDLE_MS = 5_000;
+
 /** Kafka when KAFKA_BROKERS is set, otherwise the outbox itself is the log. */
 export function createEventBus(config: BusConfig, database: Database, logger: Logger): EventBus {
-  return config.KAFKA_BROKERS ? createKafkaBus(database, logger, kafkaBusOptions(config, config.KAFKA_BROKERS)) : createPostgresBus(database, logger);
+  if (config.KAFKA_BROKERS) return createKafkaBus(database, logger, kafkaBusOptions(config, config.KAFKA_BROKERS));
+  return createPostgresBus(database, logger, database.kind === 'pglite' ? { idleMs: EMBEDDED_IDLE_MS } : {});
 }
 
 /** The Kafka bus's settings from config. */

@@ -14,7 +14,14 @@ const BATCH = 100;
 const NUDGE_COALESCE_MS = 50;
 
 export interface PostgresBusOptions {
+  /** How often the relay looks for committed events nobody nudged it about. */
   pollMs?: number;
+  /**
+   * How long a consumer with nothing left to read waits for a wake before looking again (default
+   * `pollMs`). The relay wakes it whenever it numbers events of a type it reads, so the look is for
+   * what no wake announces: an operator's replay, a consumer another process held.
+   */
+  idleMs?: number;
   delivery?: DeliveryPolicy;
 }
 
@@ -25,6 +32,7 @@ export interface PostgresBusOptions {
  */
 export function createPostgresBus(database: Database, logger: Logger, options: PostgresBusOptions = {}): EventBus {
   const pollMs = options.pollMs ?? 500;
+  const idleMs = options.idleMs ?? pollMs;
   const delivery = options.delivery ?? defaultDeliveryPolicy;
   const subscriptions: Subscription[] = [];
   const wake = new EventEmitter();
@@ -56,6 +64,7 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
   async function deliverBatch(subscription: Subscription): Promise<number> {
     const { consumer, types, handler } = subscription;
     const committed: AfterCommit[] = [];
+    const wakesBefore = wakes.get(consumer);
     const next = await database.transaction(async (tx) => {
       // A transaction run again (a deadlock's victim) keeps only what its last run left to do.
       committed.length = 0;
@@ -73,7 +82,7 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       );
       let position = Number(offset.seq);
       let failures = offset.failures;
-      let wait = rows.length === BATCH ? 0 : pollMs;
+      let wait = rows.length === BATCH ? 0 : idleMs;
       let handed = 0;
       for (const row of rows) {
         // A batch row (the pixel's hits) is delivered whole: its events already applied are
@@ -107,11 +116,19 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       }
       await tx.execute(sql`
         update platform.consumer_offsets set seq = ${position}, failures = 0, last_error = null where consumer = ${consumer}`);
-      return wait;
+      return wait === idleMs && wakes.get(consumer) !== wakesBefore ? 0 : wait;
     });
     await runAfterCommit(committed, logger, consumer);
     return next;
   }
+
+  // Wakes of each consumer so far, counted while it works too: one that came during its delivery (the
+  // relay numbered events while the consumer was reading others) sends it round again at once.
+  const wakes = new Map<string, number>();
+  wake.on('deliver', (types?: EventType[]) => {
+    for (const { consumer, types: reads } of subscriptions)
+      if (!types || types.some((type) => reads.includes(type))) wakes.set(consumer, (wakes.get(consumer) ?? 0) + 1);
+  });
 
   function loop(step: () => Promise<number>, name: string): Promise<void> {
     return (async () => {
