@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ClientOf } from '@cliffhanger/platform';
 import { startSite, tempDir, type Site } from '@cliffhanger/platform/testing';
 import type { CatalogPages, LocalCatalogClient } from '@cliffhanger/catalog';
@@ -296,7 +296,8 @@ describe('pages rendered by the storefront\'s server renderer', () => {
       async start(controller) {
         for (const part of parts) {
           controller.enqueue(new TextEncoder().encode(part));
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          // A test that reads the first part before the rest exists holds the rest back (globalThis.holdRest).
+          await (globalThis.holdRest ?? new Promise((resolve) => setTimeout(resolve, 50)));
         }
         if (failAfter) controller.error(new Error('the renderer broke off'));
         else controller.close();
@@ -334,6 +335,15 @@ describe('pages rendered by the storefront\'s server renderer', () => {
 
   it('streams the page in #app, in the visitor\'s language, with the page\'s styles as style sheets', async () => {
     const url = await serve(rendering);
+    // The renderer sends the rest of its markup only once the test has read the first part: however
+    // slow the machine, what arrived by then is what was streamed ahead of the rest.
+    let sendRest = () => {};
+    const holder = globalThis as { holdRest?: Promise<void> };
+    holder.holdRest = new Promise<void>((resolve) => (sendRest = resolve));
+    onTestFinished(() => {
+      sendRest();
+      delete holder.holdRest;
+    });
     const response = await html(`${url}/?fbclid=abc`, { 'accept-language': 'es-ES,es;q=0.9' });
     // The head and the first part of the markup arrive before the renderer has finished.
     const reader = response.body!.getReader();
@@ -341,6 +351,7 @@ describe('pages rendered by the storefront\'s server renderer', () => {
     while (!received.includes('<main>es ')) received += new TextDecoder().decode((await reader.read()).value);
     expect(received).toContain('<link rel="stylesheet" crossorigin href="/assets/HomePage-4.css" />');
     expect(received).not.toContain('</main>');
+    sendRest();
     for (let part = await reader.read(); !part.done; part = await reader.read()) received += new TextDecoder().decode(part.value);
     const page = received;
     // Rendered without the click id, which changes nothing rendered (the app reads it from the address).

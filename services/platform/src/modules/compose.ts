@@ -228,7 +228,9 @@ function onlyUnder(prefixes: readonly string[], routers: Router[]): RequestHandl
   const under = (path: string) => prefixes.some((prefix) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/'));
   const module = Router();
   for (const router of routers) module.use(router);
-  return [(req, res, next) => (under(req.path) ? module(req, res, next) : next())];
+  // Its name keeps it out of traces (instrument.ts ignores the layer): the route's span stays the request's child.
+  const moduleRoutes: RequestHandler = (req, res, next) => (under(req.path) ? module(req, res, next) : next());
+  return [moduleRoutes];
 }
 
 /** Each module's state: one here by its own readiness, one apart by its /readyz, beside this gateway's circuit to it. */

@@ -43,7 +43,9 @@ registerInstrumentations({
       }),
       startOutgoingSpanHook: (request) => ({ 'url.full': outgoingUrl(request) }),
     }),
-    new ExpressInstrumentation(),
+    // The gateway's hand-over of a call to its module's routes (compose.ts, `moduleRoutes`) is no step
+    // of its own: without a span, the route's handler stays the request's child.
+    new ExpressInstrumentation({ ignoreLayers: ['middleware - moduleRoutes'] }),
     new PgInstrumentation({ requireParentSpan: true }),
     // The command's name only: its keys and arguments hold sessions, tokens and client addresses.
     new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
