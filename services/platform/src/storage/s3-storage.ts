@@ -66,17 +66,20 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: fs.createReadStream(file), ContentLength: size, ContentType: contentTypeOf(key) }));
   }
 
-  /** Every key under `prefix/` (and `prefix` itself), as stored. */
-  async function keysUnder(prefix: string): Promise<string[]> {
-    const keys: string[] = [];
+  /** Every object under `prefix/`, its key as stored and its size, a page of the listing at a time. */
+  async function objectsUnder(prefix: string): Promise<{ key: string; size: number }[]> {
+    const objects: { key: string; size: number }[] = [];
     let ContinuationToken: string | undefined;
     do {
       const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `${keyOf(prefix)}/`, ContinuationToken }));
-      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+      for (const object of page.Contents ?? []) if (object.Key) objects.push({ key: object.Key, size: object.Size ?? 0 });
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
-    return keys;
+    return objects;
   }
+
+  /** Every key under `prefix/`, as stored. */
+  const keysUnder = async (prefix: string): Promise<string[]> => (await objectsUnder(prefix)).map((object) => object.key);
 
   async function removeKeys(keys: string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += 1000) {
@@ -138,14 +141,7 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       await removeKeys([own, ...keys.filter((key) => key !== own)]);
     },
     async list(prefix) {
-      const objects: { key: string; size: number }[] = [];
-      let ContinuationToken: string | undefined;
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `${keyOf(prefix)}/`, ContinuationToken }));
-        for (const object of page.Contents ?? []) if (object.Key) objects.push({ key: object.Key.slice(root.length), size: object.Size ?? 0 });
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
-      return objects;
+      return (await objectsUnder(prefix)).map(({ key, size }) => ({ key: key.slice(root.length), size }));
     },
     async removeStaging() {
       // Nothing is staged: a PUT is whole or absent. Abandoned multipart uploads are the bucket's
