@@ -115,7 +115,6 @@ function securityHeaders(helmetMiddleware: (req: never, res: never, next: (error
   const recorder = {
     setHeader: (name: string, value: string | string[] | number) => void headers.set(name.toLowerCase(), value),
     removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
-    getHeader: (name: string) => headers.get(name.toLowerCase()),
   };
   let failed: unknown = null;
   helmetMiddleware({ headers: {}, method: 'GET', url: '/' } as never, recorder as never, (error) => (failed = error ?? null));
