@@ -54,8 +54,9 @@ if (role === 'servers') {
   await startPlatform(platform);
   const background = startBackground();
   const { admin } = instances.get('catalog')!.client as LocalCatalogClient;
+  // A series of its own (a series is found by its title first, and the database may be one an earlier run used).
   const seriesId = `bench-viewers-${Date.now()}`;
-  await admin.createSeries({ id: seriesId, title: 'Bench Viewers', tags: ['Romance'] });
+  await admin.createSeries({ id: seriesId, title: `Bench Viewers ${seriesId}`, tags: ['Romance'] });
   await admin.planEpisodes(seriesId, EPISODES);
   const server = http.createServer(listener).listen(0, '127.0.0.1');
   await once(server, 'listening');

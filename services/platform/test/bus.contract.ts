@@ -147,12 +147,14 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       const delivered: number[] = [];
       let poisonAttempts = 0;
       const b = bus();
-      b.subscribe('picky', ['favorite.changed'], async (event) => {
+      // What is not written through tx is an after-commit effect (EventHandler): a handler may run
+      // again when its delivery's transaction rolls back, its committed effects happen once.
+      b.subscribe('picky', ['favorite.changed'], async (event, _tx, effects) => {
         if (numberOf(event) === 666) {
           poisonAttempts += 1;
           throw new Error('cannot apply');
         }
-        delivered.push(numberOf(event));
+        effects.afterCommit(() => delivered.push(numberOf(event)));
       });
       await b.start();
       const poisoned = await publish('favorite.changed', 666);
@@ -238,9 +240,9 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       let broken = true;
       const delivered: number[] = [];
       const b = bus();
-      b.subscribe('batch-picky', ['favorite.changed'], async (event, tx) => {
+      b.subscribe('batch-picky', ['favorite.changed'], async (event, tx, effects) => {
         if (numberOf(event) === 2 && broken) throw new Error('cannot apply 2');
-        delivered.push(numberOf(event));
+        effects.afterCommit(() => delivered.push(numberOf(event)));
         await tx.execute(sql`insert into effects (event_id, consumer) values (${event.id}, 'batch-picky')`);
       });
       await b.start();

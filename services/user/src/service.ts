@@ -29,6 +29,13 @@ import { createWatchPositions } from './watch-positions.ts';
 export { RESET_TOKEN_MINUTES, VERIFY_TOKEN_HOURS };
 /** How long another process may still accept a token revoked elsewhere, or show an account's old kind. */
 export const SESSION_CACHE_MS = 5_000;
+/**
+ * How long a token is trusted without asking the database when the database is embedded (PGlite):
+ * then this is the only process there is, and every revocation (logout, password change, role
+ * change, revoke-all, a merged guest) forgets the token here at once. Longer than a player's
+ * heartbeat (5 s), so a watching viewer's beats do not each read their session.
+ */
+export const ONE_PROCESS_SESSION_CACHE_MS = 60_000;
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
 export const EXPIRED_VERIFICATION = 'This verification link is invalid or has expired';
 /** Resending a verification link: at most one a minute, and so many a day. */
@@ -103,7 +110,7 @@ export function createUserService(deps: UserServiceDeps) {
   const idleSeconds = deps.sessionIdleDays * 86_400;
   /** Mails still being sent: they go out after the answer, and shutdown waits for them. */
   const mailing = new Set<Promise<void>>();
-  const sessionCache = new TtlCache<string, Caller>(SESSION_CACHE_MS, 50_000);
+  const sessionCache = new TtlCache<string, Caller>(database.kind === 'pglite' ? ONE_PROCESS_SESSION_CACHE_MS : SESSION_CACHE_MS, 50_000);
   const accountCache = new TtlCache<string, Account>(SESSION_CACHE_MS, 50_000);
   // Every heartbeat names its episode: ask the catalog once a minute per episode, not every 5 seconds.
   const episodeRefs = new TtlCache<string, { videoId: string; number: number }>(EPISODE_REF_CACHE_MS, 10_000);

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFileMailer, queryRows, type Mailer } from '@cliffhanger/platform';
 import { eventually, silentLogger, startSite, tempDir, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule, type LocalCatalogClient } from '@cliffhanger/catalog';
 import { transcoderModule } from '@cliffhanger/transcoder';
 import { unlockModule } from '@cliffhanger/unlock';
 import { userModule } from '../src/index.ts';
+import { ONE_PROCESS_SESSION_CACHE_MS } from '../src/service.ts';
 
 // Mail is written to files, as without SMTP_URL, after an optional gate: a test closes it to play a mail server that hangs.
 const mailDir = tempDir('accounts-mail-');
@@ -215,6 +216,24 @@ describe('sessions', () => {
     expect((await gateway.call('GET', '/api/user/favorite', { token: member.token })).code).toBe(200);
     const [row] = await rows<{ fresh: boolean }>(sql`select last_used_at > now() - interval '1 minute' as fresh from users.sessions where token_hash = ${hashOf(member.token!)}`);
     expect(row!.fresh).toBe(true);
+  });
+
+  it('a token read once is trusted for a while without the database: a minute on the embedded one (one process), 5 s on a server', async () => {
+    const member = await register(null);
+    expect((await gateway.call('GET', '/api/user/favorite', { token: member.token })).code).toBe(200);
+    // Ended behind the site's back, as only another process could: what this one remembers is what answers.
+    await rows(sql`update users.sessions set revoked_at = now() where token_hash = ${hashOf(member.token!)}`);
+    const embedded = gateway.platform.database.kind === 'pglite';
+    const started = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: started });
+    try {
+      vi.setSystemTime(started + 30_000);
+      expect((await gateway.call('GET', '/api/user/favorite', { token: member.token })).code).toBe(embedded ? 200 : 401);
+      vi.setSystemTime(started + ONE_PROCESS_SESSION_CACHE_MS + 1_000);
+      expect((await gateway.call('GET', '/api/user/favorite', { token: member.token })).code).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

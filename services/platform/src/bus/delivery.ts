@@ -12,12 +12,29 @@ import { eventsFromRow, type BusEvent, type OutboxRow } from './events.ts';
  * An event written in a trace is handled in a `process` span, child of its `publish` span, on either bus.
  */
 export async function applyOnce(tx: Executor, consumer: string, event: BusEvent, handler: EventHandler, committed: AfterCommit[]): Promise<boolean> {
-  const marked = await queryRows(
+  if ((await markProcessed(tx, consumer, [event.id])).size === 0) return false;
+  await applyMarked(tx, consumer, event, handler, committed);
+  return true;
+}
+
+export type AfterCommit = () => unknown;
+
+/** Marks `eventIds` processed for `consumer` in one statement; answers those not marked before (the ones to apply). */
+export async function markProcessed(tx: Executor, consumer: string, eventIds: string[]): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  const marked = await queryRows<{ event_id: string }>(
     tx,
-    sql`insert into platform.processed_events (consumer, event_id) values (${consumer}, ${event.id})
-        on conflict do nothing returning event_id`,
+    sql`insert into platform.processed_events (consumer, event_id)
+        select ${consumer}, id from unnest(${sql.param(eventIds)}::uuid[]) as id
+        on conflict do nothing returning event_id::text`,
   );
-  if (marked.length === 0) return false;
+  // PostgreSQL prints a uuid in lower case, whatever case it was given in.
+  const fresh = new Set(marked.map((row) => row.event_id));
+  return new Set(eventIds.filter((id) => fresh.has(id.toLowerCase())));
+}
+
+/** Runs `handler` on an event `markProcessed` just marked, in its `process` span; its after-commit work joins `committed`. */
+export async function applyMarked(tx: Executor, consumer: string, event: BusEvent, handler: EventHandler, committed: AfterCommit[]): Promise<void> {
   const own: AfterCommit[] = [];
   const attributes = { 'messaging.operation.type': 'process', 'messaging.destination.name': event.type, 'messaging.message.id': event.id, 'messaging.consumer.group.name': consumer };
   await inSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER, attributes }, processParent(event), () =>
@@ -25,10 +42,7 @@ export async function applyOnce(tx: Executor, consumer: string, event: BusEvent,
   );
   // Only a handler that succeeded leaves work for after the commit: a failed one's savepoint rolled back.
   committed.push(...own);
-  return true;
 }
-
-export type AfterCommit = () => unknown;
 
 /**
  * The parent of an event's `process` span: on Kafka, kafkajs's span of the message when it continues

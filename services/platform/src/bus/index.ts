@@ -33,11 +33,13 @@ type BusConfig = Pick<
  * tenth of a cached read's time). What no wake announces, an operator's replay, waits this long.
  */
 export const EMBEDDED_IDLE_MS = 5_000;
+/** On the embedded database a consumer's transaction reads this many events (on a server, 100): requests get the database between them. */
+export const EMBEDDED_BATCH = 10;
 
 /** Kafka when KAFKA_BROKERS is set, otherwise the outbox itself is the log. */
 export function createEventBus(config: BusConfig, database: Database, logger: Logger): EventBus {
   if (config.KAFKA_BROKERS) return createKafkaBus(database, logger, kafkaBusOptions(config, config.KAFKA_BROKERS));
-  return createPostgresBus(database, logger, database.kind === 'pglite' ? { idleMs: EMBEDDED_IDLE_MS } : {});
+  return createPostgresBus(database, logger, database.kind === 'pglite' ? { idleMs: EMBEDDED_IDLE_MS, batch: EMBEDDED_BATCH } : {});
 }
 
 /** The Kafka bus's settings from config. */

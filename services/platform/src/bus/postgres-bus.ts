@@ -3,12 +3,23 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Database } from '../db/database.ts';
 import { defaultDeliveryPolicy, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
-import { applyOnce, describe, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
-import { eventsFromRow, type EventType, type OutboxRow } from './events.ts';
+import { applyMarked, applyOnce, describe, markProcessed, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
+import { eventsFromRow, type BusEvent, type EventType, type OutboxRow } from './events.ts';
+
+/** A handler's failure in a batch delivered together: the batch is rolled back and delivered one event at a time. */
+class HandlerFailed extends Error {
+  constructor(
+    readonly eventId: string | null,
+    readonly failure: unknown,
+  ) {
+    super('an event handler failed in a batch delivered together', { cause: failure });
+  }
+}
 
 const RELAY_LOCK = 72_617_002;
 const CHANNEL = 'cliffhanger_bus';
-const BATCH = 100;
+/** Events numbered by one run of the relay. */
+const RELAY_BATCH = 500;
 // Nudges within this long (50 ms) wake the relay once: under load one relay run numbers many events instead
 // of a run per event (the relay's transaction costs about as much as the change that nudged it).
 const NUDGE_COALESCE_MS = 50;
@@ -22,6 +33,12 @@ export interface PostgresBusOptions {
    * what no wake announces: an operator's replay, a consumer another process held.
    */
   idleMs?: number;
+  /**
+   * Outbox rows one consumer's transaction reads (default 100). An embedded database answers on the
+   * server's own thread and holds one transaction at a time: a delivery of 100 events kept every
+   * request that reads it waiting for the whole batch (a few hundred milliseconds), so it takes fewer.
+   */
+  batch?: number;
   delivery?: DeliveryPolicy;
 }
 
@@ -33,6 +50,7 @@ export interface PostgresBusOptions {
 export function createPostgresBus(database: Database, logger: Logger, options: PostgresBusOptions = {}): EventBus {
   const pollMs = options.pollMs ?? 500;
   const idleMs = options.idleMs ?? pollMs;
+  const batch = options.batch ?? 100;
   const delivery = options.delivery ?? defaultDeliveryPolicy;
   const subscriptions: Subscription[] = [];
   const wake = new EventEmitter();
@@ -53,15 +71,32 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
            from (select id, row_number() over (order by id) as rn from platform.outbox
                   where seq is null order by id limit $1) p
           where o.id = p.id returning o.type`,
-        [BATCH * 5],
+        [RELAY_BATCH],
       );
       if (numbered.length > 0 && database.kind === 'postgres') await session.query(`select pg_notify('${CHANNEL}', '')`);
       return numbered.map((row) => (row as { type: EventType }).type);
     });
   }
 
-  /** Delivers the next batch to one consumer; answers how long to wait before the next call. */
+  /**
+   * Delivers the next batch to one consumer; answers how long to wait before the next call. The batch
+   * goes together first: its events marked processed in one statement, its handlers run one after
+   * another in the one transaction. A handler that fails throws the whole batch back (nothing of it
+   * stands) and it is delivered again one event at a time, each in a savepoint: the events before the
+   * failed one stand, and its failure counts as its first attempt (it is retried later and at last set
+   * aside). Handlers run again after a rollback, as the EventHandler contract allows.
+   */
   async function deliverBatch(subscription: Subscription): Promise<number> {
+    try {
+      return await deliver(subscription, null);
+    } catch (error) {
+      if (!(error instanceof HandlerFailed)) throw error;
+      return deliver(subscription, error);
+    }
+  }
+
+  /** One delivery: together, or (`failed`: how delivering it together failed) one event at a time. */
+  async function deliver(subscription: Subscription, failed: HandlerFailed | null): Promise<number> {
     const { consumer, types, handler } = subscription;
     const committed: AfterCommit[] = [];
     const wakesBefore = wakes.get(consumer);
@@ -78,40 +113,64 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         // Only the events it reads are parsed for it (a row of pixel hits is large).
         sql`select seq, event_id, type, occurred_at, user_id, attribution, traceparent,
                    case when type = any(${sql.param([...types])}::text[]) then data else 'null'::jsonb end as data
-              from platform.outbox where seq > ${Number(offset.seq)} order by seq limit ${BATCH}`,
+              from platform.outbox where seq > ${Number(offset.seq)} order by seq limit ${batch}`,
       );
-      let position = Number(offset.seq);
-      let failures = offset.failures;
-      let wait = rows.length === BATCH ? 0 : idleMs;
+      // A batch row (the pixel's hits) is delivered whole: one transaction takes rows until it holds
+      // about five batches' worth of events.
+      const taken: { row: OutboxRow; events: BusEvent[] }[] = [];
       let handed = 0;
       for (const row of rows) {
-        // A batch row (the pixel's hits) is delivered whole: its events already applied are
-        // skipped by their processed marks when a failure brings the row back.
-        for (const event of types.includes(row.type as EventType) ? eventsFromRow(row) : []) {
-          handed += 1;
-          try {
-            await tx.transaction((savepoint) => applyOnce(savepoint as never, consumer, event, handler, committed));
-          } catch (error) {
-            failures += 1;
-            logger.warn({ consumer, eventId: event.id, type: event.type, failures, err: error }, 'event handler failed');
-            if (failures < delivery.maxAttempts) {
-              await tx.execute(sql`
-                update platform.consumer_offsets set seq = ${position}, failures = ${failures}, last_error = ${describe(error)}
-                where consumer = ${consumer}`);
-              return delivery.backoffMs(failures);
-            }
-            await setAsideDeadEvent(tx, consumer, event.id, error, failures, row.event_id);
-            logger.error({ consumer, eventId: event.id, type: event.type }, 'event set aside after repeated failures');
-            failures = 0;
-            wait = 0;
-          }
+        const events = types.includes(row.type as EventType) ? eventsFromRow(row) : [];
+        taken.push({ row, events });
+        handed += events.length;
+        if (handed >= batch * 5) break;
+      }
+      const more = rows.length === batch || taken.length < rows.length;
+      let wait = more ? 0 : idleMs;
+      let position = Number(offset.seq);
+      if (!failed && offset.failures === 0) {
+        const events = taken.flatMap(({ events }) => events);
+        const fresh = await markProcessed(tx, consumer, events.map((event) => event.id)).catch((error: unknown) => {
+          throw new HandlerFailed(null, error);
+        });
+        // Each id once: an event twice in the batch is applied the first time only, as one by one.
+        for (const event of events) {
+          if (!fresh.delete(event.id)) continue;
+          await applyMarked(tx, consumer, event, handler, committed).catch((error: unknown) => {
+            throw new HandlerFailed(event.id, error);
+          });
         }
-        position = Number(row.seq);
-        failures = 0;
-        // Batch rows hold hundreds each: one transaction handles about a batch's worth of events.
-        if (handed >= BATCH * 5) {
-          wait = 0;
-          break;
+        position = taken.length > 0 ? Number(taken[taken.length - 1]!.row.seq) : position;
+      } else {
+        let failures = offset.failures;
+        for (const { row, events } of taken) {
+          // Events of a batch row applied before a failure are skipped by their processed marks when it comes back.
+          for (const event of events) {
+            try {
+              // The event that failed the batch failed just now: that attempt counts, it is not made again at once.
+              if (failed && failed.eventId === event.id) {
+                const { failure } = failed;
+                failed = null;
+                throw failure;
+              }
+              await tx.transaction((savepoint) => applyOnce(savepoint as never, consumer, event, handler, committed));
+            } catch (error) {
+              failures += 1;
+              logger.warn({ consumer, eventId: event.id, type: event.type, failures, err: error }, 'event handler failed');
+              if (failures < delivery.maxAttempts) {
+                await tx.execute(sql`
+                  update platform.consumer_offsets set seq = ${position}, failures = ${failures}, last_error = ${describe(error)}
+                  where consumer = ${consumer}`);
+                return delivery.backoffMs(failures);
+              }
+              await setAsideDeadEvent(tx, consumer, event.id, error, failures, row.event_id);
+              logger.error({ consumer, eventId: event.id, type: event.type }, 'event set aside after repeated failures');
+              failures = 0;
+              wait = 0;
+            }
+          }
+          position = Number(row.seq);
+          failures = 0;
         }
       }
       await tx.execute(sql`
@@ -130,10 +189,20 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       if (!types || types.some((type) => reads.includes(type))) wakes.set(consumer, (wakes.get(consumer) ?? 0) + 1);
   });
 
+  // The loops take turns: one starts its step per turn of the event loop, after the requests that
+  // arrived meanwhile. An embedded database answers on this thread, so back-to-back batches, or every
+  // consumer woken by one relay run going at once, would otherwise hold the server for all of them.
+  let turns: Promise<void> = Promise.resolve();
+  function nextTurn(): Promise<void> {
+    turns = turns.then(() => new Promise((resolve) => setImmediate(resolve)));
+    return turns;
+  }
+
   function loop(step: () => Promise<number>, name: string): Promise<void> {
     return (async () => {
       while (running) {
         let wait = pollMs;
+        await nextTurn();
         try {
           wait = await step();
         } catch (error) {
@@ -141,9 +210,6 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
           logger.error({ err: error, loop: name }, 'bus loop failed; retrying');
         }
         if (wait > 0 && running) await sleepUntilWoken(wait, name === 'relay' ? 'relay' : 'deliver', name);
-        // More to do at once: let requests in first. An embedded database answers on this thread,
-        // so back-to-back batches would otherwise never hand the event loop to the server.
-        else await new Promise((resolve) => setImmediate(resolve));
       }
     })();
   }
@@ -197,7 +263,7 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         loop(async () => {
           const numbered = await sequenceCommittedEvents();
           if (numbered.length > 0) wake.emit('deliver', [...new Set(numbered)]);
-          return numbered.length >= BATCH * 5 ? 0 : pollMs;
+          return numbered.length >= RELAY_BATCH ? 0 : pollMs;
         }, 'relay'),
       );
       for (const subscription of subscriptions)
