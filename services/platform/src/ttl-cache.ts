@@ -32,6 +32,10 @@ export class TtlCache<K, V> {
     this.entries.delete(key);
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Drops every entry whose value matches, e.g. all sessions of one user. */
   deleteWhere(matches: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);

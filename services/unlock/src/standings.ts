@@ -4,7 +4,7 @@ import type { Database } from '@cliffhanger/platform';
  * How long a viewer's coins and VIP are answered from memory. `GET /api/user` asks on every page a
  * viewer opens, and on the embedded defaults two queries there were most of the call's cost
  * (issue 28). A process forgets what it changes itself at once (below); another process's change
- * (a second unlock replica) is seen within this long, as sessions and accounts are (SESSION_CACHE_MS).
+ * (a second unlock replica) is seen within this long, as accounts are (ACCOUNT_CACHE_MS in the user service).
  */
 export const STANDING_CACHE_MS = 5_000;
 const MAX_STANDINGS = 50_000;

@@ -128,7 +128,7 @@ export function createUserAdmin({ database, users, standing, wallets, vip }: Use
     /** Sets a user's role under its row lock, audited in the same transaction. */
     async setRole(id: string, role: Role, by: AdminCall): Promise<AdminUser> {
       const changed = await database.transaction(async (tx) => changeRole(tx, by, await lockedAccount(tx, id), role));
-      users.forgetSessionsOf(id);
+      await users.forgetSessionsOf(id);
       return adminUserOf(changed);
     },
 
@@ -140,7 +140,7 @@ export function createUserAdmin({ database, users, standing, wallets, vip }: Use
         await auditAdminCall(tx, by, { action: 'user.sessions.revoke', target: `user:${id}`, before: { sessions: ended }, after: { sessions: 0 } });
         return ended;
       });
-      users.forgetSessionsOf(id);
+      await users.forgetSessionsOf(id);
       return { revoked };
     },
 

@@ -95,10 +95,16 @@ export const userModule = defineModule<UserClient>({
             .catch((error: unknown) => platform.logger.warn({ err: error }, 'writing watch positions failed: kept for the next flush'))
             .finally(() => (flushing = null)));
         const historyTimer = setInterval(flushHistory, config.HISTORY_FLUSH_MS).unref();
+        // Sessions ended in another process (a logout, a password set, a role change) are forgotten here at once.
+        const watching = users.watchEndedSessions().catch((error: unknown) => {
+          platform.logger.error({ err: error }, 'not told of sessions ended elsewhere: a token revoked there is trusted here for up to a minute');
+          return async () => {};
+        });
         return {
           async stop() {
             clearInterval(timer);
             clearInterval(historyTimer);
+            await (await watching)();
             await running;
             // Shutdown (SIGTERM) loses no position: what is held is written before the database closes.
             await flushing;

@@ -14,6 +14,9 @@ import {
   sessions,
 } from './schema.ts';
 
+/** The NOTIFY channel on which the process that ended a user's sessions tells the others; the payload is the user's id. */
+export const SESSIONS_ENDED = 'cliffhanger_sessions_ended';
+
 export type Account = typeof accounts.$inferSelect;
 export type HistoryRow = typeof history.$inferSelect;
 export type OAuthFlow = typeof oauthFlows.$inferSelect;
@@ -228,8 +231,19 @@ export const userRepository = {
     await db.update(sessions).set({ lastUsedAt: sql`now()` }).where(eq(sessions.tokenHash, tokenHash));
   },
 
-  async revokeSession(db: Executor, tokenHash: string): Promise<void> {
-    await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  /** Tells every process (their watchEndedSessions) that `userId`'s sessions ended; sent once what ended them has committed. */
+  async announceSessionsEnded(db: Executor, userId: string): Promise<void> {
+    await db.execute(sql`select pg_notify(${SESSIONS_ENDED}, ${userId})`);
+  },
+
+  /** Ends one session; answers whose it was, or null when it was not live. */
+  async revokeSession(db: Executor, tokenHash: string): Promise<string | null> {
+    const [ended] = await db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)))
+      .returning({ userId: sessions.userId });
+    return ended?.userId ?? null;
   },
 
   async revokeAllSessions(db: Executor, userId: string): Promise<number> {

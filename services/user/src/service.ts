@@ -22,20 +22,20 @@ import { afterFailure, secondsBlocked } from './login-throttle.ts';
 import { RESET_TOKEN_MINUTES, resetMail, throttleNoticeMail, VERIFY_TOKEN_HOURS, verificationMail } from './mails.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { AccountStanding, CatalogClient, VideoCard } from './ports.ts';
-import { userRepository as repo, type Account } from './repository.ts';
+import { SESSIONS_ENDED, userRepository as repo, type Account } from './repository.ts';
 import { hashToken, looksLikeToken, newToken } from './tokens.ts';
 import { createWatchPositions } from './watch-positions.ts';
 
 export { RESET_TOKEN_MINUTES, VERIFY_TOKEN_HOURS };
-/** How long another process may still accept a token revoked elsewhere, or show an account's old kind. */
-export const SESSION_CACHE_MS = 5_000;
+/** How long another process may still show an account's old kind or email. */
+export const ACCOUNT_CACHE_MS = 5_000;
 /**
- * How long a token is trusted without asking the database when the database is embedded (PGlite):
- * then this is the only process there is, and every revocation (logout, password change, role
- * change, revoke-all, a merged guest) forgets the token here at once. Longer than a player's
- * heartbeat (5 s), so a watching viewer's beats do not each read their session.
+ * How long a token read from the database is trusted without reading it again: longer than a player's
+ * heartbeat (5 s), so a watching viewer's beats do not each read their session. Every way sessions
+ * end (logout, a password set, a role change, revoke-all, a guest merged or promoted, a takeover)
+ * tells every process at once (repo.announceSessionsEnded); this bounds only a change made behind the site's back.
  */
-export const ONE_PROCESS_SESSION_CACHE_MS = 60_000;
+export const SESSION_CACHE_MS = 60_000;
 export const WRONG_CREDENTIALS = 'Incorrect email or password';
 export const EXPIRED_VERIFICATION = 'This verification link is invalid or has expired';
 /** Resending a verification link: at most one a minute, and so many a day. */
@@ -110,8 +110,23 @@ export function createUserService(deps: UserServiceDeps) {
   const idleSeconds = deps.sessionIdleDays * 86_400;
   /** Mails still being sent: they go out after the answer, and shutdown waits for them. */
   const mailing = new Set<Promise<void>>();
-  const sessionCache = new TtlCache<string, Caller>(database.kind === 'pglite' ? ONE_PROCESS_SESSION_CACHE_MS : SESSION_CACHE_MS, 50_000);
-  const accountCache = new TtlCache<string, Account>(SESSION_CACHE_MS, 50_000);
+  const sessionCache = new TtlCache<string, Caller>(SESSION_CACHE_MS, 50_000);
+  const accountCache = new TtlCache<string, Account>(ACCOUNT_CACHE_MS, 50_000);
+  // Sessions forgotten so far: a token read that began before one is answered but not kept (it may be the ended session).
+  let forgotten = 0;
+
+  /** Forgets the cached sessions of `userId` (null: of everyone, when notices may have been lost). */
+  function forgetSessions(userId: string | null): void {
+    forgotten += 1;
+    if (userId === null) sessionCache.clear();
+    else sessionCache.deleteWhere((caller) => caller.userId === userId);
+  }
+
+  /** Sessions of `userId` ended (committed): forgotten here, and every other process told. */
+  async function sessionsEnded(userId: string): Promise<void> {
+    forgetSessions(userId);
+    await repo.announceSessionsEnded(database.db, userId);
+  }
   // Every heartbeat names its episode: ask the catalog once a minute per episode, not every 5 seconds.
   const episodeRefs = new TtlCache<string, { videoId: string; number: number }>(EPISODE_REF_CACHE_MS, 10_000);
   const positions = createWatchPositions({ database, bus, now });
@@ -216,18 +231,20 @@ export function createUserService(deps: UserServiceDeps) {
       const hash = hashToken(token);
       const cached = sessionCache.get(hash);
       if (cached) return cached;
+      const before = forgotten;
       const session = await repo.liveSession(database.db, hash, idleSeconds);
       if (!session) return null;
       if (session.touchDue) await repo.touchSession(database.db, hash);
       const caller = { userId: session.userId, role: session.role };
-      sessionCache.set(hash, caller);
+      if (forgotten === before) sessionCache.set(hash, caller);
       return caller;
     },
 
-    /** Forgets what the cache holds of a user's sessions: they were revoked, or the role changed. */
-    forgetSessionsOf(userId: string): void {
-      sessionCache.deleteWhere((caller) => caller.userId === userId);
-    },
+    /** A user's sessions were revoked, or the role changed: every process forgets what it held of them. */
+    forgetSessionsOf: (userId: string): Promise<void> => sessionsEnded(userId),
+
+    /** Listens for sessions other processes ended (repo.announceSessionsEnded); resolves to the way to stop. */
+    watchEndedSessions: (): Promise<() => Promise<void>> => database.listen(SESSIONS_ENDED, forgetSessions),
 
     /** The caller's user; one with no valid token becomes a new guest with a new token. */
     async currentUser(context: RequestContext, token: string | undefined): Promise<Session> {
@@ -286,7 +303,7 @@ export function createUserService(deps: UserServiceDeps) {
           return member;
         });
         accountCache.delete(account.id);
-        sessionCache.deleteWhere((caller) => caller.userId === account.id);
+        await sessionsEnded(account.id);
         bus.nudge();
         (await verificationLink(database.db, account)).mail();
         return { user: await present(account), token: await openSession(account.id), device: await rememberDevice(account.id, device) };
@@ -301,10 +318,10 @@ export function createUserService(deps: UserServiceDeps) {
       return { user: await present(account), token: await openSession(account.id) };
     },
 
-    /** Forgets what this process remembers of a user whose kind or sessions changed: a guest that became a member. */
-    forgetUser(userId: string): void {
+    /** Forgets what the processes remember of a user whose kind or sessions changed: a guest that became a member. */
+    async forgetUser(userId: string): Promise<void> {
       accountCache.delete(userId);
-      sessionCache.deleteWhere((caller) => caller.userId === userId);
+      await sessionsEnded(userId);
     },
 
     /**
@@ -326,20 +343,24 @@ export function createUserService(deps: UserServiceDeps) {
       if (attempt) await repo.clearLoginThrottle(database.db, throttleKey(email));
       // A guest's positions still in memory are written first, to move with the rest of its history.
       if (context.userId) await positions.flushViewer(context.userId);
-      await database.transaction(async (tx) => {
+      const mergedGuestId = await database.transaction(async (tx) => {
         const caller = context.userId && context.userId !== account.id ? await repo.accountById(tx, context.userId) : null;
-        const mergedGuestId = caller?.kind === 'guest' ? caller.id : null;
-        if (mergedGuestId) await repo.mergeGuestInto(tx, mergedGuestId, account.id);
-        await appendEvent(tx, context, 'user.logged_in', { mergedGuestId }, account.id);
+        const merged = caller?.kind === 'guest' ? caller.id : null;
+        if (merged) await repo.mergeGuestInto(tx, merged, account.id);
+        await appendEvent(tx, context, 'user.logged_in', { mergedGuestId: merged }, account.id);
+        return merged;
       });
+      // The guest is gone: its tokens open nothing any more, in any process.
+      if (mergedGuestId) await sessionsEnded(mergedGuestId);
       bus.nudge();
       return { user: await present(account), token: await openSession(account.id), device: await rememberDevice(account.id, device) };
     },
 
     async logout(token: string | undefined): Promise<void> {
       if (!looksLikeToken(token)) return;
-      await repo.revokeSession(database.db, hashToken(token));
+      const ended = await repo.revokeSession(database.db, hashToken(token));
       sessionCache.delete(hashToken(token));
+      if (ended) await sessionsEnded(ended);
     },
 
     /**
@@ -375,7 +396,7 @@ export function createUserService(deps: UserServiceDeps) {
         return account;
       });
       accountCache.delete(owner.id);
-      sessionCache.deleteWhere((caller) => caller.userId === owner.id);
+      await sessionsEnded(owner.id);
       return { device: await rememberDevice(owner.id, device) };
     },
 

@@ -219,7 +219,9 @@ export function createSocialSignIn(deps: SocialSignInDeps) {
         if (isUniqueViolation(error)) throw new Conflict('This account was just signed in elsewhere. Please sign in again.');
         throw error;
       }
-      users.forgetUser(member.id);
+      await users.forgetUser(member.id);
+      // A guest merged into the member is gone: its tokens open nothing any more, in any process.
+      if (context.userId && context.userId !== member.id) await users.forgetUser(context.userId);
       bus.nudge();
       return users.sessionOf(member);
     },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileMailer, createPostgresBus, queryRows, systemContext, type Database, type Mail, type Mailer, type RequestContext } from '@cliffhanger/platform';
-import { openMigratedDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
+import { eventually, openMigratedDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
 import type { VideoCard } from '@cliffhanger/catalog';
 import { createUserService, userModule, WRONG_CREDENTIALS, type UserService } from '../src/index.ts';
 
@@ -73,6 +73,25 @@ describe('the user service on a real database', () => {
     expect(await users.authenticate(guest.token)).toBe(guest.user.id);
     await users.logout(guest.token);
     expect(await users.authenticate(guest.token)).toBeNull();
+  });
+
+  it('a token ended in one process is refused at once by another that had read it (their caches are told)', async () => {
+    // Two user services on one database, as two replicas are: each remembers the tokens it read.
+    const other = usersWith(createFileMailer(tempDir('user-mail-'), silentLogger));
+    const [stopOne, stopOther] = await Promise.all([users.watchEndedSessions(), other.watchEndedSessions()]);
+    try {
+      const address = email();
+      const member = await users.register(systemContext('test'), address, 'long enough 1');
+      const elsewhere = await users.login(systemContext('test'), address, 'long enough 1');
+      expect(await other.authenticate(member.token)).toBe(member.user.id);
+      expect(await other.authenticate(elsewhere.token)).toBe(member.user.id);
+      await users.logout(member.token);
+      await eventually(async () => (await other.authenticate(member.token)) === null, 5_000, 'the other process to refuse the ended token');
+      // The member's other session stands: only a cache was emptied.
+      expect(await other.authenticate(elsewhere.token)).toBe(member.user.id);
+    } finally {
+      await Promise.all([stopOne(), stopOther()]);
+    }
   });
 
   it('refuses a favorite of a series the catalog does not have, and history of an unknown episode', async () => {

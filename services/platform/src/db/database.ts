@@ -22,8 +22,11 @@ export interface Database {
   readonly connectionString?: string;
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   rawTransaction<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
-  /** Calls `onNotify` on NOTIFY of `channel`; resolves to an unsubscribe function. */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onNotify` on NOTIFY of `channel` with its payload, or with null when notices may have been
+   * lost (the connection was re-established); resolves to an unsubscribe function.
+   */
+  listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -74,7 +74,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     /**
      * LISTEN on a connection of its own. When the server goes away (a restart, a failover, a killed
      * backend) the connection's error is caught, not thrown at the process: it reconnects with
-     * backoff and calls `onNotify` once, since notifications sent meanwhile were lost.
+     * backoff and calls `onNotify(null)` once, since notifications sent meanwhile were lost.
      */
     async listen(channel, onNotify) {
       const quoted = `"${channel.replace(/"/g, '')}"`;
@@ -82,7 +82,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       let stopped = false;
       let retryTimer: NodeJS.Timeout | undefined;
       const handler = (message: pg.Notification) => {
-        if (message.channel === channel) onNotify();
+        if (message.channel === channel) onNotify(message.payload ?? '');
       };
       const connect = async (attempt: number): Promise<void> => {
         let next: pg.PoolClient | null = null;
@@ -94,7 +94,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
           await next.query(`listen ${quoted}`);
           if (stopped) return void next.release(true);
           client = next;
-          if (attempt > 0) onNotify();
+          if (attempt > 0) onNotify(null);
         } catch {
           // A connection that could not LISTEN (the server was still going away) is dropped, never kept.
           if (next && client !== next) {
