@@ -28,9 +28,13 @@ export interface Beat {
  */
 export function createWatchPositions(deps: { database: Database; bus: EventBus; now: () => Date }) {
   const { database, bus, now } = deps;
-  /** The latest position per viewer and series, as `users.history` keeps one row each. */
-  let pending = new Map<string, HistoryRow>();
-  let events: BatchedEvent[] = [];
+  /** Per viewer: the latest position per series, as `users.history` keeps one row each, and the events due. */
+  let pending = new Map<string, { rows: Map<string, HistoryRow>; events: BatchedEvent[] }>();
+  const heldFor = (userId: string) => {
+    let held = pending.get(userId);
+    if (!held) pending.set(userId, (held = { rows: new Map(), events: [] }));
+    return held;
+  };
   /** When `history.recorded` last went out per viewer and episode. */
   const published = new Map<string, number>();
 
@@ -57,30 +61,33 @@ export function createWatchPositions(deps: { database: Database; bus: EventBus; 
    */
   let writing: Promise<void> = Promise.resolve();
 
-  /** Writes what `take` picks from the buffer, once the write before it has ended. */
-  function write(take: (userId: string) => boolean): Promise<void> {
-    const run = writing.then(() => writeNow(take));
+  /** Writes what the buffer holds of one viewer (`userId`) or of all (null), once the write before it has ended. */
+  function write(userId: string | null): Promise<void> {
+    const run = writing.then(() => writeNow(userId));
     writing = run.catch(() => undefined);
     return run;
   }
 
-  /** Writes what `take` picks from the buffer; on failure puts it back, unless newer beats came meanwhile. */
-  async function writeNow(take: (userId: string) => boolean): Promise<void> {
-    const rows = [...pending.values()].filter((row) => take(row.userId));
-    const due = events.filter((event) => take(event.userId!));
-    if (rows.length === 0 && due.length === 0) return;
-    for (const row of rows) pending.delete(`${row.userId}\u0000${row.videoId}`);
-    events = events.filter((event) => !take(event.userId!));
+  /** Writes what the buffer holds of `userId` (null: everyone); on failure puts it back, unless newer beats came meanwhile. */
+  async function writeNow(userId: string | null): Promise<void> {
+    const taken = userId === null ? pending : new Map(pending.has(userId) ? [[userId, pending.get(userId)!]] : []);
+    if (taken.size === 0) return;
+    if (userId === null) pending = new Map();
+    else pending.delete(userId);
+    const rows = [...taken.values()].flatMap((held) => [...held.rows.values()]);
+    const due = [...taken.values()].flatMap((held) => held.events);
     try {
       await database.transaction(async (tx) => {
         await historyRepository.upsertPositions(tx, rows);
         await appendEvents(tx, due);
       });
     } catch (error) {
-      const again = new Map(rows.map((row) => [`${row.userId}\u0000${row.videoId}`, row]));
-      for (const [key, row] of pending) again.set(key, row);
-      pending = again;
-      events = [...due, ...events];
+      for (const [viewer, held] of taken) {
+        const newer = pending.get(viewer);
+        for (const [videoId, row] of newer?.rows ?? []) held.rows.set(videoId, row);
+        held.events.push(...(newer?.events ?? []));
+        pending.set(viewer, held);
+      }
       throw error;
     }
     if (due.length > 0) bus.nudge();
@@ -89,25 +96,30 @@ export function createWatchPositions(deps: { database: Database; bus: EventBus; 
   return {
     async record(context: RequestContext, beat: Beat, final: boolean): Promise<void> {
       const at = now();
-      pending.set(`${beat.userId}\u0000${beat.videoId}`, { ...beat, updatedAt: at });
+      const held = heldFor(beat.userId);
+      held.rows.set(beat.videoId, { ...beat, updatedAt: at });
       if (eventDue(beat, final, at.getTime())) {
         const data = { videoId: beat.videoId, episodeId: beat.episodeId, episodeNumber: beat.episodeNumber, positionSeconds: beat.positionSeconds };
-        events.push({ context, type: 'history.recorded', data, userId: beat.userId, occurredAt: at });
+        held.events.push({ context, type: 'history.recorded', data, userId: beat.userId, occurredAt: at });
       }
-      if (final) await write((userId) => userId === beat.userId);
+      if (final) await write(beat.userId);
     },
 
     /** Writes every position and event held: on the interval (HISTORY_FLUSH_MS) and at shutdown. */
     async flush(): Promise<void> {
       forgetIdle(now().getTime());
-      await write(() => true);
+      await write(null);
     },
 
     /** Writes one viewer's held positions: before their history is read, or moved to the member a guest signs in as. */
-    flushViewer: (userId: string): Promise<void> => write((id) => id === userId),
+    flushViewer: (userId: string): Promise<void> => write(userId),
 
     /** Positions and events waiting to be written (metrics, tests). */
-    waiting: () => ({ positions: pending.size, events: events.length }),
+    waiting: () => {
+      let [positions, events] = [0, 0];
+      for (const held of pending.values()) [positions, events] = [positions + held.rows.size, events + held.events.length];
+      return { positions, events };
+    },
   };
 }
 
