@@ -74,6 +74,8 @@ export async function setRoleByEmail(database: Database, email: string, role: Ro
     if (!account || account.kind !== 'member') throw new NotFound(`No member has the email ${email}`);
     return changeRole(tx, { context: systemContext('admin-cli'), caller: { actor: 'cli', role: 'admin' } }, account, role);
   });
+  // A site running on this database drops what it holds of the member's sessions: the role shows at their next call.
+  await repo.announceSessionsEnded(database.db, changed.id);
   return adminUserOf(changed);
 }
 
