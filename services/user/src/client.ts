@@ -38,7 +38,8 @@ export function userInternalRoutes(users: UserService): Router {
 
 /**
  * The user service over HTTP, for a gateway or catalog process. Sessions are remembered for 5
- * seconds, the same rule as the service's own cache: one call per token, not one per request.
+ * seconds: one call per token, not one per request. The service itself keeps them a minute and is
+ * told at once when sessions end; this process is not, so an ended session shows here within 5 s.
  */
 export function userClientOverHttp(http: ServiceClient): UserClient {
   const sessions = new TtlCache<string, Caller>(5_000, 50_000);
