@@ -16,6 +16,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const pooled = drizzle({ client: pool });
+  /** The LISTEN connections open now: close() ends them, or the pool would wait for them forever. */
+  const listening = new Set<() => void>();
   // drizzle's transaction on a pool sends BEGIN before its try: a BEGIN that fails (on a connection
   // the server dropped while it sat idle in the pool) never gives its client back, and the pool is
   // one connection smaller for good (close() then waits for it forever). Every transaction on the
@@ -113,7 +115,18 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       };
       await connect(0);
       if (!client) throw new Error(`could not LISTEN on ${channel}`);
+      // Closing the database ends the LISTEN with its connection.
+      const drop = () => {
+        stopped = true;
+        clearTimeout(retryTimer);
+        const last: pg.PoolClient | null = client;
+        client = null;
+        last?.off('notification', handler);
+        last?.release(true);
+      };
+      listening.add(drop);
       return async () => {
+        listening.delete(drop);
         stopped = true;
         clearTimeout(retryTimer);
         const last: pg.PoolClient | null = client;
@@ -128,6 +141,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       await pool.query('select 1');
     },
     async close() {
+      for (const drop of listening) drop();
+      listening.clear();
       await pool.end();
     },
   };
