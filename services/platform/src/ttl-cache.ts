@@ -32,6 +32,7 @@ export class TtlCache<K, V> {
     this.entries.delete(key);
   }
 
+  /** Drops every entry. */
   clear(): void {
     this.entries.clear();
   }

@@ -291,19 +291,20 @@ export function createUserService(deps: UserServiceDeps) {
     async register(context: RequestContext, email: string, password: string, device?: string): Promise<Session> {
       const passwordHash = await hashPassword(password);
       try {
-        const account = await database.transaction(async (tx) => {
+        const { account, wasGuest } = await database.transaction(async (tx) => {
           const caller = context.userId ? await repo.accountById(tx, context.userId) : null;
-          const member =
-            caller?.kind === 'guest'
-              ? await repo.promoteGuest(tx, caller.id, email, passwordHash, null)
-              : await repo.insertAccount(tx, { id: randomUUID(), kind: 'member', email, passwordHash, registeredAt: new Date() });
+          const promoted = caller?.kind === 'guest';
+          const member = promoted
+            ? await repo.promoteGuest(tx, caller.id, email, passwordHash, null)
+            : await repo.insertAccount(tx, { id: randomUUID(), kind: 'member', email, passwordHash, registeredAt: new Date() });
           if (!member) throw new Conflict('This account is already registered');
-          if (caller?.kind === 'guest') await repo.revokeAllSessions(tx, member.id);
-          await appendEvent(tx, context, 'user.registered', { email, wasGuest: caller?.kind === 'guest' }, member.id);
-          return member;
+          if (promoted) await repo.revokeAllSessions(tx, member.id);
+          await appendEvent(tx, context, 'user.registered', { email, wasGuest: promoted }, member.id);
+          return { account: member, wasGuest: promoted };
         });
         accountCache.delete(account.id);
-        await sessionsEnded(account.id);
+        // A guest's tokens were revoked: every process drops them. A new account has none to drop.
+        if (wasGuest) await sessionsEnded(account.id);
         bus.nudge();
         (await verificationLink(database.db, account)).mail();
         return { user: await present(account), token: await openSession(account.id), device: await rememberDevice(account.id, device) };

@@ -70,10 +70,15 @@ export function createWatchPositions(deps: { database: Database; bus: EventBus; 
 
   /** Writes what the buffer holds of `userId` (null: everyone); on failure puts it back, unless newer beats came meanwhile. */
   async function writeNow(userId: string | null): Promise<void> {
-    const taken = userId === null ? pending : new Map(pending.has(userId) ? [[userId, pending.get(userId)!]] : []);
-    if (taken.size === 0) return;
+    let taken = pending;
     if (userId === null) pending = new Map();
-    else pending.delete(userId);
+    else {
+      const held = pending.get(userId);
+      if (!held) return;
+      taken = new Map([[userId, held]]);
+      pending.delete(userId);
+    }
+    if (taken.size === 0) return;
     const rows = [...taken.values()].flatMap((held) => [...held.rows.values()]);
     const due = [...taken.values()].flatMap((held) => held.events);
     try {
@@ -116,9 +121,8 @@ export function createWatchPositions(deps: { database: Database; bus: EventBus; 
 
     /** Positions and events waiting to be written (metrics, tests). */
     waiting: () => {
-      let [positions, events] = [0, 0];
-      for (const held of pending.values()) [positions, events] = [positions + held.rows.size, events + held.events.length];
-      return { positions, events };
+      const held = [...pending.values()];
+      return { positions: held.reduce((sum, { rows }) => sum + rows.size, 0), events: held.reduce((sum, { events }) => sum + events.length, 0) };
     },
   };
 }

@@ -25,7 +25,7 @@ export async function openPglite(dir: string | null): Promise<Database> {
         return fn(session);
       }),
     async listen(channel, onNotify) {
-      const unlisten = await client.listen(channel, (payload) => onNotify(payload));
+      const unlisten = await client.listen(channel, onNotify);
       return async () => unlisten();
     },
     async ping() {

@@ -115,24 +115,22 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       };
       await connect(0);
       if (!client) throw new Error(`could not LISTEN on ${channel}`);
-      // Closing the database ends the LISTEN with its connection.
-      const drop = () => {
-        stopped = true;
-        clearTimeout(retryTimer);
-        const last: pg.PoolClient | null = client;
-        client = null;
-        last?.off('notification', handler);
-        last?.release(true);
-      };
-      listening.add(drop);
-      return async () => {
+      /** Stops listening and hands the connection back; answers it, or null when there was none. */
+      const stop = (): pg.PoolClient | null => {
         listening.delete(drop);
         stopped = true;
         clearTimeout(retryTimer);
         const last: pg.PoolClient | null = client;
         client = null;
+        last?.off('notification', handler);
+        return last;
+      };
+      // Closing the database ends the LISTEN with its connection (pool.end() waits for every client).
+      const drop = () => stop()?.release(true);
+      listening.add(drop);
+      return async () => {
+        const last = stop();
         if (!last) return;
-        last.off('notification', handler);
         await last.query(`unlisten ${quoted}`).catch(() => {});
         last.release();
       };
