@@ -3,6 +3,7 @@ import {
   NotFound,
   pageOf,
   PaymentRequired,
+  TtlCache,
   type Database,
   type Page,
   type RequestContext,
@@ -74,6 +75,10 @@ export const CAROUSEL_TITLE = 'Featured Videos';
 const HOMEPAGE_ITEMS = 12;
 // The homepage is the hottest read and the same for everyone; play counts on it may lag this much.
 const HOMEPAGE_CACHE_MS = 5_000;
+// A series page's part that is the same for everyone (the series, its card, its episodes): every
+// viewer who opens the series asks it, three queries each; kept as long as the homepage.
+const SERIES_CACHE_MS = HOMEPAGE_CACHE_MS;
+const MAX_SERIES_KEPT = 1_000;
 
 export function presentCard(row: CardRow): VideoCard {
   return {
@@ -98,6 +103,23 @@ const watchable = (video: VideoRow, episode: EpisodeRow) => ({
 export function createCatalogService(deps: CatalogServiceDeps) {
   const { database, entitlement, viewers } = deps;
   let homepageCache: { value: Homepage; until: number } | null = null;
+  // The read itself is kept, so viewers who open a series at once share one; a forget drops it.
+  const seriesCache = new TtlCache<string, Promise<{ video: VideoRow; card: VideoCard; episodes: EpisodeRow[] } | null>>(SERIES_CACHE_MS, MAX_SERIES_KEPT);
+
+  /** A listed series as everyone sees it, or null. */
+  function publicSeries(id: string) {
+    const kept = seriesCache.get(id);
+    if (kept) return kept;
+    const read = (async () => {
+      const video = await repo.videoById(database.db, id);
+      if (!video || video.hidden) return null;
+      const [[card], episodes] = await Promise.all([cardsInOrder([id]), episodeRepo.episodesOf(database.db, id)]);
+      return { video, card: card!, episodes };
+    })();
+    seriesCache.set(id, read);
+    read.catch(() => seriesCache.delete(id));
+    return read;
+  }
 
   /** Viewers' cards: a hidden series has none, wherever its id comes from (a section, a favorite, a ranking). */
   async function cardsInOrder(ids: string[]): Promise<VideoCard[]> {
@@ -120,18 +142,14 @@ export function createCatalogService(deps: CatalogServiceDeps) {
 
   /** A series as `userId` sees it (null: a visitor who has unlocked nothing): their favorite, resume point and locks. */
   async function videoFor(userId: string | null, id: string): Promise<Video> {
-    const video = await repo.videoById(database.db, id);
-    if (!video || video.hidden) throw new NotFound('No such video');
-    const [[card], episodes, { favorited, resume }] = await Promise.all([
-      cardsInOrder([id]),
-      episodeRepo.episodesOf(database.db, id),
-      userId ? viewers.viewerOf(userId, id) : { favorited: false, resume: null },
-    ]);
+    const [series, { favorited, resume }] = await Promise.all([publicSeries(id), userId ? viewers.viewerOf(userId, id) : { favorited: false, resume: null }]);
+    if (!series) throw new NotFound('No such video');
+    const { video, card, episodes } = series;
     const allowed = new Set(
       await entitlement.watchableNumbers(userId, { videoId: id, freeEpisodes: video.freeEpisodes, numbers: episodes.map((episode) => episode.number) }),
     );
     return {
-      ...card!,
+      ...card,
       description: video.description,
       freeEpisodes: video.freeEpisodes,
       priceCoins: video.priceCoins,
@@ -161,6 +179,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     /** Forgets cached pages after the catalog changed in this process. */
     forgetCachedPages() {
       homepageCache = null;
+      seriesCache.clear();
     },
 
     /** Search, a category (/browse/{id}) or a section (/more/{id}), a page at a time. */

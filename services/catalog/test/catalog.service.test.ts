@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabaseQueue, createDiskStorage, createPostgresBus, systemContext, type Database } from '@cliffhanger/platform';
 import { openMigratedDatabase, silentLogger, tempDir } from '@cliffhanger/platform/testing';
 import { transcodeRequests } from '@cliffhanger/transcoder';
@@ -61,6 +61,32 @@ describe('the catalog service on a real database', () => {
     expect((await catalog.query({ keyword: 'keys' }, 1, 20)).items.map((card) => card.id)).toEqual(['locks']);
     expect((await catalog.query({ tagId: 'thriller' }, 1, 20)).items.map((card) => card.id)).toEqual(['locks']);
     expect((await catalog.query({ keyword: 'nothing like it' }, 1, 20)).items).toEqual([]);
+  });
+
+  describe('a series page', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("is read once for everyone for a few seconds, and again at once after a change made here", async () => {
+      const started = Date.now();
+      vi.useFakeTimers({ toFake: ['Date'], now: started });
+      await admin.createSeries({ id: 'kept', title: 'Kept For Everyone', tags: ['Thriller'], freeEpisodes: 1, priceCoins: 10 });
+      await admin.planEpisodes('kept', 2);
+      expect((await catalog.video(viewer(null), 'kept')).description).toBe('');
+      // Changed behind the service's back, as another process does: every viewer sees what was read...
+      await database.rawTransaction((sql) => sql.query(`update catalog.videos set description = 'written elsewhere' where id = 'kept'`));
+      const unlocker = await catalog.video(viewer('unlocker'), 'kept');
+      expect(unlocker.description).toBe('');
+      expect(unlocker.episodes.map((episode) => episode.locked)).toEqual([false, true]);
+      // ...until the few seconds are out.
+      vi.setSystemTime(started + 5_001);
+      expect((await catalog.video(viewer(null), 'kept')).description).toBe('written elsewhere');
+      // A change through this process is seen at once, hiding included.
+      const by = { context: systemContext('test'), caller: { actor: 'token', role: 'admin' as const } };
+      await admin.updateSeries('kept', { title: 'Kept No More' }, by);
+      expect((await catalog.video(viewer(null), 'kept')).title).toBe('Kept No More');
+      await admin.updateSeries('kept', { hidden: true }, by);
+      await expect(catalog.video(viewer(null), 'kept')).rejects.toMatchObject({ code: 404 });
+    });
   });
 
   it('shares cards and episode references with other services through its directory', async () => {

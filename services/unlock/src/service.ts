@@ -139,10 +139,25 @@ export function createUnlockService(deps: UnlockServiceDeps) {
     return paidCoins + bonusCoins;
   }
 
-  async function vipActive(userId: string, at: Date): Promise<boolean> {
-    const row = await repo.vipOf(database.db, userId);
-    return Boolean(row && row.activeUntil > at);
+  /** Coins and VIP, asked on every page: kept a few seconds (standings.ts), never past a change of this process or a lapse. */
+  function standingOf(userId: string): Promise<Standing> {
+    return standings.get(userId, async () => {
+      const at = now();
+      const [{ paidCoins, bonusCoins, nextLapseAt }, vip] = await Promise.all([repo.balancesOf(database.db, userId, at), repo.vipOf(database.db, userId)]);
+      const vipLive = vip && vip.activeUntil > at ? vip : null;
+      return {
+        value: {
+          coins: paidCoins + bonusCoins,
+          bonusCoins,
+          vip: vipLive && { planId: vipLive.planId, renewsAt: vipLive.activeUntil.toISOString(), cancelAtPeriodEnd: vipLive.cancelAtPeriodEnd },
+        },
+        trueUntil: Math.min(nextLapseAt ?? Infinity, vipLive?.activeUntil.getTime() ?? Infinity),
+      };
+    });
   }
+
+  // From the kept standing: a series page asks it for every viewer, and it is read again at the VIP's end.
+  const vipActive = async (userId: string): Promise<boolean> => (await standingOf(userId)).vip !== null;
 
   /** Adds coins to a locked wallet under `reference`, and the `coins.credited` event that says so. */
   async function creditLocked(tx: Executor, context: RequestContext, wallet: LockedWallet, at: Date, entry: CreditEntry): Promise<void> {
@@ -183,21 +198,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
   }
 
   return {
-    /** Coins and VIP, asked on every page: kept a few seconds (standings.ts), never past a change of this process or a lapse. */
-    standingOf: (userId: string): Promise<Standing> =>
-      standings.get(userId, async () => {
-        const at = now();
-        const [{ paidCoins, bonusCoins, nextLapseAt }, vip] = await Promise.all([repo.balancesOf(database.db, userId, at), repo.vipOf(database.db, userId)]);
-        const vipLive = vip && vip.activeUntil > at ? vip : null;
-        return {
-          value: {
-            coins: paidCoins + bonusCoins,
-            bonusCoins,
-            vip: vipLive && { planId: vipLive.planId, renewsAt: vipLive.activeUntil.toISOString(), cancelAtPeriodEnd: vipLive.cancelAtPeriodEnd },
-          },
-          trueUntil: Math.min(nextLapseAt ?? Infinity, vipLive?.activeUntil.getTime() ?? Infinity),
-        };
-      }),
+    standingOf,
 
     /** A change made outside this service's transactions (the guest-merge consumer's, in the bus's) has committed. */
     standingsChanged: standings.changed,
@@ -206,7 +207,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
     async mayWatch(userId: string | null, terms: EpisodeTerms): Promise<boolean> {
       if (isFree(terms)) return true;
       if (!userId) return false;
-      const [unlocked, vip] = await Promise.all([repo.isUnlocked(database.db, userId, terms.episodeId), vipActive(userId, now())]);
+      const [unlocked, vip] = await Promise.all([repo.isUnlocked(database.db, userId, terms.episodeId), vipActive(userId)]);
       return unlocked || vip;
     },
 
@@ -217,7 +218,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
     async watchableNumbers(userId: string | null, series: SeriesTerms): Promise<number[]> {
       const free = series.numbers.filter((number) => number <= series.freeEpisodes);
       if (!userId || free.length === series.numbers.length) return free;
-      const [unlocked, vip] = await Promise.all([repo.unlockedNumbers(database.db, userId, series.videoId), vipActive(userId, now())]);
+      const [unlocked, vip] = await Promise.all([repo.unlockedNumbers(database.db, userId, series.videoId), vipActive(userId)]);
       if (vip) return series.numbers;
       const owned = new Set(unlocked);
       return series.numbers.filter((number) => number <= series.freeEpisodes || owned.has(number));
