@@ -284,11 +284,6 @@ export const userRepository = {
     return removed.length > 0;
   },
 
-  async isFavorite(db: Executor, userId: string, videoId: string): Promise<boolean> {
-    const [row] = await db.select({ videoId: favorites.videoId }).from(favorites).where(and(eq(favorites.userId, userId), eq(favorites.videoId, videoId)));
-    return Boolean(row);
-  },
-
   async favoritesPage(db: Executor, userId: string, offset: number, limit: number) {
     return db
       .select({ videoId: favorites.videoId, createdAt: favorites.createdAt })
@@ -303,9 +298,14 @@ export const userRepository = {
     return db.select().from(history).where(eq(history.userId, userId)).orderBy(desc(history.updatedAt), history.videoId).offset(offset).limit(limit);
   },
 
-  async historyOf(db: Executor, userId: string, videoId: string): Promise<HistoryRow | null> {
-    const [row] = await db.select().from(history).where(and(eq(history.userId, userId), eq(history.videoId, videoId)));
-    return row ?? null;
+  /** A viewer's own relation to one series in one statement (a series page asks it of every viewer): in their list, and where they stopped. */
+  async viewerOfSeries(db: Executor, userId: string, videoId: string): Promise<{ favorited: boolean; resume: { episodeId: string; positionSeconds: number } | null }> {
+    const [row] = await queryRows<{ favorited: boolean; episode_id: string | null; position_seconds: number | null }>(
+      db,
+      sql`select exists (select 1 from users.favorites f where f.user_id = ${userId} and f.video_id = ${videoId}) as favorited, h.episode_id, h.position_seconds
+          from (select 1) as one left join users.history h on h.user_id = ${userId} and h.video_id = ${videoId}`,
+    );
+    return { favorited: row!.favorited, resume: row!.episode_id === null ? null : { episodeId: row!.episode_id, positionSeconds: Number(row!.position_seconds) } };
   },
 
   /** The member a provider account signs in as, if it was linked. */

@@ -500,8 +500,7 @@ export function createUserService(deps: UserServiceDeps) {
     /** The viewer's own relation to one series: in their list, and where they stopped (the catalog's ViewerLists). */
     async viewerOf(userId: string, videoId: string) {
       await positions.flushViewer(userId);
-      const [favorited, row] = await Promise.all([repo.isFavorite(database.db, userId, videoId), repo.historyOf(database.db, userId, videoId)]);
-      return { favorited, resume: row ? { episodeId: row.episodeId, positionSeconds: row.positionSeconds } : null };
+      return repo.viewerOfSeries(database.db, userId, videoId);
     },
   };
   return service;
