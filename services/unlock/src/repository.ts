@@ -177,9 +177,42 @@ export const unlockRepository = {
       .limit(limit);
   },
 
-  async vipOf(db: Executor, userId: string): Promise<VipRow | null> {
-    const [row] = await db.select().from(vip).where(eq(vip.userId, userId));
-    return row ?? null;
+  /**
+   * A viewer's coins (as `balancesOf` counts them) and VIP in one statement: what `GET /api/user` and
+   * a series page ask of every viewer, and on the embedded database each statement is the cost.
+   */
+  async standingOf(
+    db: Executor,
+    userId: string,
+    at: Date,
+  ): Promise<{ paidCoins: number; bonusCoins: number; nextLapseAt: number | null; vip: Pick<VipRow, 'planId' | 'activeUntil' | 'cancelAtPeriodEnd'> | null }> {
+    const iso = at.toISOString();
+    const [row] = await queryRows<{
+      paid_coins: number | null;
+      bonus_coins: number | string | null;
+      next_lapse_at: number | string | null;
+      plan_id: string | null;
+      active_until: Date | string | null;
+      cancel_at_period_end: boolean | null;
+    }>(
+      db,
+      sql`select w.paid_coins,
+            w.bonus_coins - coalesce((select sum(lot.remaining) from unlock.bonus_lots lot
+              where lot.user_id = ${userId} and lot.remaining > 0 and lot.expires_at <= ${iso}), 0) as bonus_coins,
+            (select extract(epoch from min(lot.expires_at)) * 1000 from unlock.bonus_lots lot
+              where lot.user_id = ${userId} and lot.remaining > 0 and lot.expires_at > ${iso}) as next_lapse_at,
+            v.plan_id, v.active_until, v.cancel_at_period_end
+          from (select 1) as one
+          left join unlock.wallets w on w.user_id = ${userId}
+          left join unlock.vip v on v.user_id = ${userId}`,
+    );
+    const { paid_coins, bonus_coins, next_lapse_at, plan_id, active_until, cancel_at_period_end } = row!;
+    // No wallet yet: no coins, whatever else the statement found (as balancesOf answers).
+    const coins =
+      paid_coins === null
+        ? { paidCoins: 0, bonusCoins: 0, nextLapseAt: null }
+        : { paidCoins: paid_coins, bonusCoins: Number(bonus_coins), nextLapseAt: next_lapse_at === null ? null : Number(next_lapse_at) };
+    return { ...coins, vip: plan_id === null ? null : { planId: plan_id, activeUntil: new Date(active_until!), cancelAtPeriodEnd: Boolean(cancel_at_period_end) } };
   },
 
   async setVip(db: Executor, row: Omit<VipRow, 'updatedAt'>, at: Date): Promise<void> {

@@ -143,7 +143,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
   function standingOf(userId: string): Promise<Standing> {
     return standings.get(userId, async () => {
       const at = now();
-      const [{ paidCoins, bonusCoins, nextLapseAt }, vip] = await Promise.all([repo.balancesOf(database.db, userId, at), repo.vipOf(database.db, userId)]);
+      const { paidCoins, bonusCoins, nextLapseAt, vip } = await repo.standingOf(database.db, userId, at);
       const vipLive = vip && vip.activeUntil > at ? vip : null;
       return {
         value: {
