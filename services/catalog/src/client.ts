@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ok, parseInput, requiredText, type ServiceClient } from '@cliffhanger/platform';
 import type { CatalogAdmin } from './admin.ts';
-import type { EpisodeOffer, EpisodeTerms } from './ports.ts';
+import type { EpisodeOffer } from './ports.ts';
 import type { Rankings } from './rankings.ts';
 import type { CatalogService, Homepage, Video, VideoCard } from './service.ts';
 

@@ -117,7 +117,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       return { video, card: card!, episodes };
     })();
     seriesCache.set(id, read);
-    read.catch(() => seriesCache.delete(id));
+    // A failed read is not kept (unless a forget has put another in its place meanwhile).
+    read.catch(() => seriesCache.get(id) === read && seriesCache.delete(id));
     return read;
   }
 
