@@ -1,9 +1,8 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'drizzle-orm';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorEnvelope, queryRows } from '@cliffhanger/platform';
+import { errorEnvelope } from '@cliffhanger/platform';
 import { ADMIN_TOKEN, eventually, outboxEvents, silentLogger, startSite, type Site } from '@cliffhanger/platform/testing';
 import { catalogModule } from '@cliffhanger/catalog';
 import { transcoderModule } from '@cliffhanger/transcoder';

@@ -49,9 +49,7 @@ export function subscribeCatalogConsumers(bus: EventBus, deps: { database: Datab
     if (!event.userId || !data.episodeId || !data.videoId) return;
     // The viewer's day is unknown here; a UTC day is one rule for everyone and close enough.
     // A play counted here is counted in its hour too, for the "top" and "trending" rankings.
-    if (await repo.recordPlay(tx, event.userId, data.episodeId, data.videoId, event.time.slice(0, 10))) {
-      await rankings.countPlay(tx, data.videoId, event.time);
-    }
+    await rankings.countPlay(tx, { userId: event.userId, episodeId: data.episodeId, videoId: data.videoId, time: event.time });
   });
   bus.subscribe('catalog.transcodes', ['transcode.completed', 'transcode.failed'], async (event: BusEvent, tx, effects) => {
     if (event.type === 'transcode.failed') {

@@ -46,12 +46,24 @@ export interface FeedRow {
 }
 
 export const rankingsRepository = {
-  /** Counts one play of a series in the hour it happened; drops the series' hours no ranking reads any more. */
-  async countPlay(db: Executor, videoId: string, time: Date | string): Promise<void> {
+  /**
+   * Counts a viewer's play of an episode once per day (UTC, `time`'s): the day kept per viewer and
+   * episode, and, the first time only, the series' play count and its hour's plays raised, in one
+   * statement (a consumer's statements are most of the embedded database's work under many viewers);
+   * a new hour drops the series' hours no ranking reads any more.
+   */
+  async countPlay(db: Executor, play: { userId: string; episodeId: string; videoId: string; time: string }): Promise<void> {
+    const { userId, episodeId, videoId, time } = play;
     const hour = hourOf(time);
     const [row] = await queryRows<{ plays: number }>(db, sql`
+      with first as (
+        insert into catalog.play_days (user_id, episode_id, day) values (${userId}, ${episodeId}, ${time.slice(0, 10)}::date)
+        on conflict do nothing returning day
+      ), counted as (
+        update catalog.videos set play_count = play_count + 1 where id = ${videoId} and exists (select 1 from first) returning id
+      )
       insert into catalog.play_hours (video_id, hour, plays)
-      select id, ${iso(hour)}::timestamptz, 1 from catalog.videos where id = ${videoId}
+      select id, ${iso(hour)}::timestamptz, 1 from counted
       on conflict (video_id, hour) do update set plays = catalog.play_hours.plays + 1
       returning plays`);
     if (row && Number(row.plays) === 1) {
@@ -92,26 +104,22 @@ export const rankingsRepository = {
 
   /**
    * Keeps a viewer's latest place in a series (an older record arriving late changes nothing);
-   * answers true when it is the first time they played that series.
+   * answers true when it is the first time they played that series. One statement: a row
+   * inserted, not updated, has no `xmax` (PostgreSQL's mark of the transaction that replaced it).
    */
   async recordViewing(
     db: Executor,
     viewing: { userId: string; videoId: string; episodeId: string; positionSeconds: number; time: string },
   ): Promise<boolean> {
     const { userId, videoId, episodeId, positionSeconds, time } = viewing;
-    const [known] = await queryRows<{ updated_at: unknown }>(db, sql`
-      select updated_at from catalog.viewer_series where user_id = ${userId} and video_id = ${videoId} for update`);
-    if (known) {
-      await db.execute(sql`
-        update catalog.viewer_series set episode_id = ${episodeId}, position_seconds = ${positionSeconds}, updated_at = ${time}::timestamptz
-         where user_id = ${userId} and video_id = ${videoId} and updated_at <= ${time}::timestamptz`);
-      return false;
-    }
-    const inserted = await queryRows<{ video_id: string }>(db, sql`
+    const [row] = await queryRows<{ first: boolean }>(db, sql`
       insert into catalog.viewer_series (user_id, video_id, episode_id, position_seconds, updated_at)
       select ${userId}, id, ${episodeId}, ${positionSeconds}, ${time}::timestamptz from catalog.videos where id = ${videoId}
-      returning video_id`);
-    return inserted.length > 0;
+      on conflict (user_id, video_id) do update
+        set episode_id = excluded.episode_id, position_seconds = excluded.position_seconds, updated_at = excluded.updated_at
+        where catalog.viewer_series.updated_at <= excluded.updated_at
+      returning xmax = 0 as first`);
+    return row?.first === true;
   },
 
   /** Adds `points` to the viewer's liking of every tag of a series (negative to take them back). */

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '@cliffhanger/platform';
-import { demoSeed, playDays, sectionItems, sections, tags, videos, videoTags } from './schema.ts';
+import { demoSeed, sectionItems, sections, tags, videos, videoTags } from './schema.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
 export type SectionRow = typeof sections.$inferSelect;
@@ -191,14 +191,6 @@ export const catalogRepository = {
   async setVideoTags(db: Executor, videoId: string, tagIds: string[]): Promise<void> {
     await db.delete(videoTags).where(eq(videoTags.videoId, videoId));
     if (tagIds.length) await db.insert(videoTags).values(tagIds.map((tagId) => ({ videoId, tagId }))).onConflictDoNothing();
-  },
-
-  /** Counts a play when this is the viewer's first record of the episode that day. */
-  async recordPlay(db: Executor, userId: string, episodeId: string, videoId: string, day: string): Promise<boolean> {
-    const first = await db.insert(playDays).values({ userId, episodeId, day }).onConflictDoNothing().returning({ day: playDays.day });
-    if (first.length === 0) return false;
-    await db.update(videos).set({ playCount: sql`${videos.playCount} + 1` }).where(eq(videos.id, videoId));
-    return true;
   },
 
   /** Replaces a section (or the carousel) and its ordered series. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemContext } from '@cliffhanger/platform';
+import { queryRows, systemContext } from '@cliffhanger/platform';
+import { sql } from 'drizzle-orm';
 import type { RankingSection } from '../src/rankings.ts';
 import { DAY, HOUR, openViewing, played, type Viewing } from './viewing.ts';
 
@@ -90,6 +91,21 @@ describe('rankings kept from events', () => {
     expect(await ids('continue', now, 'viewer')).toEqual(['alpha', 'charlie', 'bravo']);
     expect(await ids('continue', now, 'someone-else')).toEqual([]);
     expect(await ids('continue', now, null)).toEqual([]);
+  });
+
+  it("likes a series' tags once, the first time its viewer plays it, and counts each play once a day", async () => {
+    await viewing.publish(
+      played('taster', 'echo-ep1', ago(3 * HOUR)),
+      played('taster', 'echo-ep1', ago(2 * HOUR)),
+      played('taster', 'echo-ep2', ago(HOUR)),
+      // Late and older than what is known: neither a place nor a new liking.
+      played('taster', 'echo-ep1', ago(4 * HOUR)),
+    );
+    const [liked] = await queryRows<{ weight: number }>(viewing.database.db, sql`select sum(weight)::int as weight from catalog.viewer_tags where user_id = 'taster'`);
+    expect(liked!.weight).toBe(1);
+    const [counted] = await queryRows<{ days: number }>(viewing.database.db, sql`select count(*)::int as days from catalog.play_days where user_id = 'taster'`);
+    expect(counted!.days).toBe(2);
+    expect(await ids('continue', now, 'taster')).toEqual(['echo']);
   });
 
   it('"continue" of a guest who logs in moves to the member, the newer place winning', async () => {

@@ -1,4 +1,4 @@
-import { Conflict, type Page, type RequestContext } from '@cliffhanger/platform';
+import type { Page, RequestContext } from '@cliffhanger/platform';
 import type { SavedMethod } from './providers/index.ts';
 import { GRACE_DAYS_DEFAULT } from './billing.ts';
 import { createCardReplacement } from './card-replacement.ts';

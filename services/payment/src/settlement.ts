@@ -33,7 +33,7 @@ function coinsAtRegularRate(order: Pick<OrderRow, 'priceAmount' | 'currency'>, p
  * stays null until it did: a crash in between is caught up by `syncPendingOrders`.
  */
 export function createSettlement(core: Core) {
-  const { database, bus, logger, mailer, unlock, now } = core;
+  const { database, bus, logger, unlock, now } = core;
   const counted = core.metrics && paymentMetrics(core.metrics);
   const mails = createPaymentMails(core);
 

@@ -1,5 +1,5 @@
 import compression from 'compression';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { RateLimitedCall, Readiness } from '../modules/module.ts';
 import type { Platform } from '../platform.ts';
