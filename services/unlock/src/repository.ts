@@ -66,26 +66,6 @@ export const unlockRepository = {
     };
   },
 
-  /**
-   * Paid coins and the bonus coins still spendable at `at` (a lapsed lot not yet swept counts for
-   * nothing), and when the next lot still held lapses (epoch ms; null: none will). One statement, one snapshot.
-   */
-  async balancesOf(db: Executor, userId: string, at: Date): Promise<{ paidCoins: number; bonusCoins: number; nextLapseAt: number | null }> {
-    const [row] = await db
-      .select({
-        paidCoins: wallets.paidCoins,
-        bonusCoins: sql<number>`${wallets.bonusCoins} - coalesce((
-          select sum(lot.remaining) from unlock.bonus_lots lot
-          where lot.user_id = ${userId} and lot.remaining > 0 and lot.expires_at <= ${at.toISOString()}), 0)`.mapWith(Number),
-        nextLapseAt: sql<number | null>`(
-          select extract(epoch from min(lot.expires_at)) * 1000 from unlock.bonus_lots lot
-          where lot.user_id = ${userId} and lot.remaining > 0 and lot.expires_at > ${at.toISOString()})`.mapWith(Number),
-      })
-      .from(wallets)
-      .where(eq(wallets.userId, userId));
-    return row ?? { paidCoins: 0, bonusCoins: 0, nextLapseAt: null };
-  },
-
   async entryByReference(db: Executor, reference: string): Promise<LedgerEntry | null> {
     const [row] = await db.select().from(ledger).where(eq(ledger.reference, reference));
     return row ?? null;
@@ -178,8 +158,9 @@ export const unlockRepository = {
   },
 
   /**
-   * A viewer's coins (as `balancesOf` counts them) and VIP in one statement: what `GET /api/user` and
-   * a series page ask of every viewer, and on the embedded database each statement is the cost.
+   * A viewer's coins (bonus coins of lots lapsed by `at` no longer count, though the sweep has not
+   * written them off yet), when the next lot lapses, and VIP, in one statement: `GET /api/user` and a
+   * series page ask it of every viewer, and on the embedded database each statement is the cost.
    */
   async standingOf(
     db: Executor,
@@ -207,7 +188,7 @@ export const unlockRepository = {
           left join unlock.vip v on v.user_id = ${userId}`,
     );
     const { paid_coins, bonus_coins, next_lapse_at, plan_id, active_until, cancel_at_period_end } = row!;
-    // No wallet yet: no coins, whatever else the statement found (as balancesOf answers).
+    // No wallet yet: no coins.
     const coins =
       paid_coins === null
         ? { paidCoins: 0, bonusCoins: 0, nextLapseAt: null }

@@ -135,7 +135,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
   const reversals = createReversals({ database, now, bonusLifetimeMs });
 
   async function balanceOf(userId: string, at: Date): Promise<number> {
-    const { paidCoins, bonusCoins } = await repo.balancesOf(database.db, userId, at);
+    const { paidCoins, bonusCoins } = await repo.standingOf(database.db, userId, at);
     return paidCoins + bonusCoins;
   }
 
@@ -303,7 +303,7 @@ export function createUnlockService(deps: UnlockServiceDeps) {
     async walletOf(userId: string, page: number, size: number): Promise<AdminWallet> {
       const at = now();
       const [{ paidCoins, bonusCoins }, lots, entries, unlocked] = await Promise.all([
-        repo.balancesOf(database.db, userId, at),
+        repo.standingOf(database.db, userId, at),
         admin.liveLots(database.db, userId, at),
         admin.ledgerPage(database.db, userId, (page - 1) * size, size + 1),
         admin.unlocksOf(database.db, userId, 100),
