@@ -7,9 +7,11 @@
 // The CPU slowdown is calibrated to this machine first (see cpuSlowdownFor), and every run uses it.
 // Beside the scores, the series page's main-thread time at load (Lighthouse's mainthread-work-breakdown)
 // against a bare page of hls.js (bench/servers/bare-hls.ts) playing the same master playlist URL, with
-// the same preset and slowdown.
+// the same preset and slowdown; and the same page in parts, to show where that time goes: the
+// server-rendered page alone (the app's entry chunk blocked: no hydration, no player), and the page
+// hydrated without its player (hls.js's chunk blocked).
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -75,7 +77,7 @@ interface PageResult {
   runtimeError?: string;
 }
 
-async function audit(url: string, cpuSlowdownMultiplier?: number): Promise<PageResult> {
+async function audit(url: string, cpuSlowdownMultiplier?: number, blockedUrlPatterns: string[] = []): Promise<PageResult> {
   const profile = await mkdtemp(path.join(tmpdir(), 'lighthouse-profile-'));
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,
@@ -90,6 +92,7 @@ async function audit(url: string, cpuSlowdownMultiplier?: number): Promise<PageR
       onlyCategories: ['performance', 'seo', 'accessibility'],
       // The mobile preset (Lighthouse's default: simulated slow 4G) with this machine's CPU slowdown.
       ...(cpuSlowdownMultiplier !== undefined && { throttling: { cpuSlowdownMultiplier } }),
+      blockedUrlPatterns,
     });
     if (!result) throw new Error(`lighthouse: no result for ${url}`);
     if (cpuSlowdownMultiplier !== undefined && result.lhr.configSettings.throttling.cpuSlowdownMultiplier !== cpuSlowdownMultiplier) {
@@ -172,20 +175,30 @@ try {
   );
 
   const seriesPage = `/videos/${encodeURIComponent(playable)}`;
-  const pages = ['/', seriesPage, `/?autoplay&master=${encodeURIComponent(episode.playback.url)}`].map((page, i) => ({
-    url: (i === 2 ? bareOrigin : origin) + page,
-    runs: [] as PageResult[],
-    retries: 0,
-  }));
+  // The built chunks the parts leave out, by the build's manifest: the app's entry (hydration, data,
+  // player: everything but the page's own script) and hls.js (the player's library).
+  const manifest = JSON.parse(await readFile(path.join(root, 'storefront/dist/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
+  const chunk = (source: RegExp) => {
+    const entry = Object.entries(manifest).find(([key]) => source.test(key));
+    if (!entry) throw new Error(`no chunk of ${source} in the build's manifest`);
+    return `*/${entry[1].file}`;
+  };
+  const pages = [
+    { url: `${origin}/` },
+    { url: origin + seriesPage },
+    { url: `${bareOrigin}/?autoplay&master=${encodeURIComponent(episode.playback.url)}` },
+    { url: origin + seriesPage, blocked: [chunk(/^src\/main\.tsx$/)] },
+    { url: origin + seriesPage, blocked: [chunk(/node_modules\/hls\.js\/dist\/hls\.mjs$/)] },
+  ].map((page) => ({ ...page, runs: [] as PageResult[], retries: 0 }));
   // The pages take turns, so that a neighbour's burst on the shared cores slows them alike.
   for (let run = 0; run < RUNS; run++) {
     for (const page of pages) {
       // A run whose trace Lighthouse could not read (NO_NAVSTART, now and then in a fresh profile) is
       // run again, up to twice a page: it measured nothing, and a zero would drag the median down.
-      let result = await audit(page.url, cpuSlowdownMultiplier);
+      let result = await audit(page.url, cpuSlowdownMultiplier, page.blocked);
       while (result.runtimeError && page.retries < 2) {
         page.retries++;
-        result = await audit(page.url, cpuSlowdownMultiplier);
+        result = await audit(page.url, cpuSlowdownMultiplier, page.blocked);
       }
       page.runs.push(result);
     }
@@ -212,6 +225,14 @@ try {
   console.log(
     `series main thread: site ${(siteMs / 1000).toFixed(1)} s / bare hls.js ${(bareMs / 1000).toFixed(1)} s = ${ratio.toFixed(2)} ` +
       `(goal <= ${MAIN_THREAD_GOAL}; ${indexOf([...siteRuns, ...bareRuns])}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})`,
+  );
+  // Where the series page's time goes, each part against the whole bare page.
+  const pageAloneMs = median(pages[3]!.runs.map((run) => run.mainThreadMs));
+  const withoutPlayerMs = median(pages[4]!.runs.map((run) => run.mainThreadMs));
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s (${(ms / bareMs).toFixed(2)})`;
+  console.log(
+    `series main thread by part, against bare hls.js: server-rendered page alone ${seconds(pageAloneMs)}, hydrated without the player ${seconds(withoutPlayerMs)}, ` +
+      `whole ${seconds(siteMs)} (for reference; ${indexOf([...pages[3]!.runs, ...pages[4]!.runs])}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})`,
   );
 } finally {
   await bare?.stop();
