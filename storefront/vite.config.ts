@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
 
@@ -58,6 +59,19 @@ export function compileHints(): Plugin {
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 const hinted = (chunk: { moduleIds: readonly string[] }) => !chunk.moduleIds.some((id) => id.includes('/node_modules/@sentry/'));
 
+/**
+ * React Router's production build, in every build of the site. The package's exports send every import
+ * to its development build, whatever the conditions (remix-run/react-router#12532, #14102: no
+ * `production` condition), with its development warnings and checks on in production; its
+ * production build sits beside it, the same API without them. React Router DOM's re-exports import
+ * the two paths below, so one copy of the router is bundled either way.
+ */
+const reactRouter = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: join(reactRouter, 'dist/production/index.mjs') },
+  { find: /^react-router\/dom$/, replacement: join(reactRouter, 'dist/production/dom-export.mjs') },
+];
+
 /** React's "use client" marks, which mean nothing to a bundle without server components, said once per library file. */
 function withoutUseClientNotes(warning: { code?: string; message: string }, warn: (warning: never) => void): void {
   if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('"use client"')) return;
@@ -94,6 +108,7 @@ const FIRST_LOAD_CHUNKS = [
  */
 const consoleBuild: UserConfig = {
   base: '/',
+  resolve: { alias: reactRouterProduction },
   plugins: [compileHints(), precompress()],
   build: {
     outDir: 'dist',
@@ -115,8 +130,9 @@ const consoleBuild: UserConfig = {
 const siteBuild = ({ isSsrBuild }: ConfigEnv): UserConfig =>
   isSsrBuild
     ? {
-        // The libraries' production builds (React Router's too), bundled in.
+        // The libraries' production builds, bundled in (React Router's by its alias).
         ssr: { noExternal: true, resolve: { conditions: ['module', 'node', 'production'] } },
+        resolve: { alias: reactRouterProduction },
         // React DOM's production server, whatever NODE_ENV the gateway runs under.
         define: { 'process.env.NODE_ENV': JSON.stringify('production') },
         publicDir: false,
@@ -129,6 +145,7 @@ const siteBuild = ({ isSsrBuild }: ConfigEnv): UserConfig =>
       }
     : {
         base: '/',
+        resolve: { alias: reactRouterProduction },
         // JSX is compiled by Vite itself (tsconfig's "react-jsx", React's automatic runtime).
         plugins: [compileHints(), precompress()],
         build: {
