@@ -183,13 +183,13 @@ try {
     if (!entry) throw new Error(`no chunk of ${source} in the build's manifest`);
     return `*/${entry[1].file}`;
   };
-  const pages = [
-    { url: `${origin}/` },
-    { url: origin + seriesPage },
-    { url: `${bareOrigin}/?autoplay&master=${encodeURIComponent(episode.playback.url)}` },
-    { url: origin + seriesPage, blocked: [chunk(/^src\/main\.tsx$/)] },
-    { url: origin + seriesPage, blocked: [chunk(/node_modules\/hls\.js\/dist\/hls\.mjs$/)] },
-  ].map((page) => ({ ...page, runs: [] as PageResult[], retries: 0 }));
+  const measured = (url: string, blocked: string[] = []) => ({ url, blocked, runs: [] as PageResult[], retries: 0 });
+  const home = measured(`${origin}/`);
+  const seriesWhole = measured(origin + seriesPage);
+  const barePage = measured(`${bareOrigin}/?autoplay&master=${encodeURIComponent(episode.playback.url)}`);
+  const pageAlone = measured(origin + seriesPage, [chunk(/^src\/main\.tsx$/)]);
+  const withoutPlayer = measured(origin + seriesPage, [chunk(/node_modules\/hls\.js\/dist\/hls\.mjs$/)]);
+  const pages = [home, seriesWhole, barePage, pageAlone, withoutPlayer];
   // The pages take turns, so that a neighbour's burst on the shared cores slows them alike.
   for (let run = 0; run < RUNS; run++) {
     for (const page of pages) {
@@ -204,8 +204,7 @@ try {
     }
   }
   const indexOf = (runs: PageResult[]) => `benchmarkIndex ${Math.round(median(runs.map((run) => run.benchmarkIndex)))}`;
-  for (const [i, page] of ['/', seriesPage].entries()) {
-    const { runs } = pages[i]!;
+  for (const [page, { runs }] of [['/', home], [seriesPage, seriesWhole]] as const) {
     const result = middle(runs, (run) => run.performance);
     const met = result.performance >= GOALS.performance && result.seo >= GOALS.seo && result.accessibility >= GOALS.accessibility;
     if (!met) status = 1;
@@ -217,22 +216,20 @@ try {
         (result.failing.length ? `; below 0.9: ${result.failing.join(', ')}` : ''),
     );
   }
-  const [siteRuns, bareRuns] = [pages[1]!.runs, pages[2]!.runs];
-  const siteMs = median(siteRuns.map((run) => run.mainThreadMs));
-  const bareMs = median(bareRuns.map((run) => run.mainThreadMs));
+  const mainThreadOf = (page: { runs: PageResult[] }) => median(page.runs.map((run) => run.mainThreadMs));
+  const [siteMs, bareMs] = [mainThreadOf(seriesWhole), mainThreadOf(barePage)];
   const ratio = siteMs / bareMs;
   if (!(ratio <= MAIN_THREAD_GOAL)) status = 1;
   console.log(
     `series main thread: site ${(siteMs / 1000).toFixed(1)} s / bare hls.js ${(bareMs / 1000).toFixed(1)} s = ${ratio.toFixed(2)} ` +
-      `(goal <= ${MAIN_THREAD_GOAL}; ${indexOf([...siteRuns, ...bareRuns])}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})`,
+      `(goal <= ${MAIN_THREAD_GOAL}; ${indexOf([...seriesWhole.runs, ...barePage.runs])}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})`,
   );
   // Where the series page's time goes, each part against the whole bare page.
-  const pageAloneMs = median(pages[3]!.runs.map((run) => run.mainThreadMs));
-  const withoutPlayerMs = median(pages[4]!.runs.map((run) => run.mainThreadMs));
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s (${(ms / bareMs).toFixed(2)})`;
   console.log(
-    `series main thread by part, against bare hls.js: server-rendered page alone ${seconds(pageAloneMs)}, hydrated without the player ${seconds(withoutPlayerMs)}, ` +
-      `whole ${seconds(siteMs)} (for reference; ${indexOf([...pages[3]!.runs, ...pages[4]!.runs])}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})`,
+    `series main thread by part, against bare hls.js: server-rendered page alone ${seconds(mainThreadOf(pageAlone))}, ` +
+      `hydrated without the player ${seconds(mainThreadOf(withoutPlayer))}, whole ${seconds(siteMs)} ` +
+      `(for reference; ${indexOf([...pageAlone.runs, ...withoutPlayer.runs])}, cpuSlowdownMultiplier ${cpuSlowdownMultiplier})`,
   );
 } finally {
   await bare?.stop();
