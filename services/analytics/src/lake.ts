@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLakeStorage, eventTypes, queryRows, type Background, type Database, type EventBus, type MediaStorage, type Platform } from '@cliffhanger/platform';
+import { createLakeStorage, eventTypes, queryRows, type Background, type BusEvent, type Database, type EventBus, type MediaStorage, type Platform } from '@cliffhanger/platform';
 import { sql } from 'drizzle-orm';
 import { openParquetWriter, temporaryLakeDir, type LakeFile, type LakeRow } from './lake-parquet.ts';
 
@@ -89,12 +89,17 @@ export function createLake(platform: LakePlatform, storage: MediaStorage = creat
   };
 }
 
-/** Consumer analytics.lake: stages every event, in the delivery's transaction. */
+/** Consumer analytics.lake: stages every event, in the delivery's transaction (a delivery's events in one statement, in their order). */
 export function subscribeLake(bus: EventBus, onStaged: () => void = () => {}): void {
-  bus.subscribe(LAKE_CONSUMER, eventTypes, async (event, tx, effects) => {
+  bus.subscribeBatch(LAKE_CONSUMER, eventTypes, async (events, tx, effects) => {
+    const column = <T>(of: (event: BusEvent) => T) => sql.param(events.map(of));
     await tx.execute(sql`
       insert into analytics.lake_staged (event_id, type, occurred_at, user_id, attribution, data)
-      values (${event.id}, ${event.type}, ${event.time}, ${event.userId}, ${JSON.stringify(event.attribution)}::jsonb, ${JSON.stringify(event.data)}::jsonb)`);
+      select event_id, type, occurred_at, user_id, attribution, data from unnest(
+        ${column((event) => event.id)}::uuid[], ${column((event) => event.type)}::text[], ${column((event) => event.time)}::timestamptz[],
+        ${column((event) => event.userId)}::text[], ${column((event) => JSON.stringify(event.attribution))}::jsonb[],
+        ${column((event) => JSON.stringify(event.data))}::jsonb[]) with ordinality as staged(event_id, type, occurred_at, user_id, attribution, data, n)
+      order by n`);
     effects.afterCommit(onStaged);
   });
 }

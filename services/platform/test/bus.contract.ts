@@ -126,6 +126,30 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       expect(calls).toBe(3);
     });
 
+    it('applies a batch handler\'s events each once, in order, and sets aside only the one that keeps failing', async () => {
+      let broken = true;
+      const applied: number[] = [];
+      const b = bus();
+      b.subscribeBatch('batched', ['favorite.changed'], async (events, tx, effects) => {
+        if (broken && events.some((event) => numberOf(event) === 3)) throw new Error('cannot apply 3');
+        // One statement for the batch, as a set-based handler writes.
+        await tx.execute(sql`insert into effects (event_id, consumer) select id, 'batched' from unnest(${sql.param(events.map((event) => event.id))}::uuid[]) as id`);
+        effects.afterCommit(() => applied.push(...events.map(numberOf)));
+      });
+      await b.start();
+      for (let n = 1; n <= 5; n++) await publish('favorite.changed', n);
+      b.nudge();
+      const dead = () => queryRows<{ event_id: string }>(database.db, sql`select event_id from platform.dead_events where consumer = 'batched'`);
+      await eventually(async () => (await effects('batched')).length === 4 && (await dead()).length === 1, DELIVERY_MS, 'the four and the dead letter');
+      expect(applied).toEqual([1, 2, 4, 5]);
+      broken = false;
+      expect(await requestReplay(database.db, (await dead()).map((row) => row.event_id))).toBe(1);
+      b.nudge();
+      await eventually(() => applied.length === 5, DELIVERY_MS, 'the replay');
+      expect(applied).toEqual([1, 2, 4, 5, 3]);
+      expect(await effects('batched')).toHaveLength(5);
+    });
+
     it('runs after-commit work once its event is committed, and never for a try that rolled back', async () => {
       const done: string[] = [];
       let tries = 0;

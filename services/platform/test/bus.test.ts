@@ -63,6 +63,57 @@ describe('a consumer that waits long between looks (the embedded default)', () =
   });
 });
 
+describe('a consumer that keeps being woken (events arriving under load)', () => {
+  it('delivers at most once per spacing, so the events of many relay runs go in one transaction, and misses none', async () => {
+    const database = await openMigratedDatabase();
+    const bus = createPostgresBus(database, silentLogger, { pollMs: 20, idleMs: 120_000, spacingMs: 200, delivery: fastDelivery });
+    const seen: number[] = [];
+    // When each delivery (one transaction, told apart by its executor) handed its first event.
+    const deliveries = new Map<unknown, number>();
+    bus.subscribe('spaced', ['favorite.changed'], async (event, tx) => {
+      if (!deliveries.has(tx)) deliveries.set(tx, Date.now());
+      seen.push(Number((event.data as { videoId: string }).videoId.slice(1)));
+    });
+    await bus.start();
+    const publish = (n: number) => database.transaction((tx) => appendEvent(tx, systemContext(), 'favorite.changed', { videoId: `v${n}`, favorite: true }, 'u1'));
+    try {
+      for (let n = 0; n < 40; n++) {
+        await publish(n);
+        bus.nudge();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await eventually(() => seen.length === 40, 40_000, 'every event');
+      expect(seen).toEqual(Array.from({ length: 40 }, (_, n) => n));
+      // Deliveries start 200 ms apart at least: over the span between the first and the last, no more
+      // than one per 200 ms (and one more for the ends, whose handler ran a query's time after its start).
+      const starts = [...deliveries.values()];
+      const span = Math.max(...starts) - Math.min(...starts);
+      expect(starts.length).toBeLessThanOrEqual(2 + Math.floor(span / 200));
+    } finally {
+      await bus.stop();
+      await database.close();
+    }
+  });
+});
+
+describe('a batch handler on the Postgres bus', () => {
+  it('is handed the events of one delivery together, in order', async () => {
+    const database = await openMigratedDatabase();
+    const bus = createPostgresBus(database, silentLogger, { pollMs: 20, delivery: fastDelivery });
+    const batches: number[][] = [];
+    bus.subscribeBatch('together', ['favorite.changed'], async (events) => void batches.push(events.map((event) => Number((event.data as { videoId: string }).videoId))));
+    for (let n = 1; n <= 5; n++) await database.transaction((tx) => appendEvent(tx, systemContext(), 'favorite.changed', { videoId: String(n), favorite: true }, 'u1'));
+    await bus.start();
+    try {
+      await eventually(() => batches.length > 0, 20_000, 'the delivery');
+      expect(batches).toEqual([[1, 2, 3, 4, 5]]);
+    } finally {
+      await bus.stop();
+      await database.close();
+    }
+  });
+});
+
 describe('tail-events on the Postgres bus', () => {
   it('prints the events the relay numbered, in its order, from the beginning or from now', async () => {
     const database = await openMigratedDatabase();

@@ -60,23 +60,41 @@ export function createWatchPositions(deps: { database: Database; bus: EventBus; 
    * (without it the read found the buffer empty and the table not yet written: an older position).
    */
   let writing: Promise<void> = Promise.resolve();
+  /**
+   * The next write, while it waits for the one running: who it writes (null: everyone). Every flush
+   * asked meanwhile joins it, so viewers leaving at once under load share one transaction (a group
+   * commit) instead of one each.
+   */
+  let next: { viewers: Set<string> | null; run: Promise<void> } | null = null;
 
   /** Writes what the buffer holds of one viewer (`userId`) or of all (null), once the write before it has ended. */
   function write(userId: string | null): Promise<void> {
-    const run = writing.then(() => writeNow(userId));
-    writing = run.catch(() => undefined);
-    return run;
+    if (!next) {
+      const group = { viewers: new Set<string>() as Set<string> | null };
+      const run = writing.then(() => {
+        next = null;
+        return writeNow(group.viewers);
+      });
+      writing = run.catch(() => undefined);
+      next = Object.assign(group, { run });
+    }
+    if (userId === null) next.viewers = null;
+    else next.viewers?.add(userId);
+    return next.run;
   }
 
-  /** Writes what the buffer holds of `userId` (null: everyone); on failure puts it back, unless newer beats came meanwhile. */
-  async function writeNow(userId: string | null): Promise<void> {
+  /** Writes what the buffer holds of `viewers` (null: everyone); on failure puts it back, unless newer beats came meanwhile. */
+  async function writeNow(viewers: Set<string> | null): Promise<void> {
     let taken = pending;
-    if (userId === null) pending = new Map();
+    if (viewers === null) pending = new Map();
     else {
-      const held = pending.get(userId);
-      if (!held) return;
-      taken = new Map([[userId, held]]);
-      pending.delete(userId);
+      taken = new Map();
+      for (const userId of viewers) {
+        const held = pending.get(userId);
+        if (!held) continue;
+        taken.set(userId, held);
+        pending.delete(userId);
+      }
     }
     if (taken.size === 0) return;
     const rows = [...taken.values()].flatMap((held) => [...held.rows.values()]);

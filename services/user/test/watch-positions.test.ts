@@ -80,6 +80,31 @@ describe('heartbeats written behind', () => {
     expect(await storedPositions(me)).toEqual([{ episode_id: 'alpha-ep2', position_seconds: 42 }]);
   });
 
+  it('viewers who leave while a write runs share the next transaction, each written before their answer', async () => {
+    const [first, ...leaving] = await Promise.all(Array.from({ length: 6 }, viewer));
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let transactions = 0;
+    // The database, its first transaction held at the gate: a write running while the others leave.
+    const counted: Database = Object.assign(Object.create(database) as Database, {
+      transaction: async <T,>(work: Parameters<Database['transaction']>[0]) => {
+        if ((transactions += 1) === 1) await gate;
+        return database.transaction(work) as Promise<T>;
+      },
+    });
+    const positions = createWatchPositions({ database: counted, bus: createPostgresBus(database, silentLogger), now: clock.now });
+    const beat = (userId: string, positionSeconds: number) => ({ userId, videoId: 'beta', episodeId: 'beta-ep1', episodeNumber: 1, positionSeconds });
+    const running = positions.record(as(first!), beat(first!, 1), true);
+    while (transactions === 0) await new Promise((resolve) => setImmediate(resolve));
+    const left = leaving.map((id, i) => positions.record(as(id), beat(id, 10 + i), true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    await Promise.all([running, ...left]);
+    expect(transactions).toBe(2);
+    for (const [i, id] of leaving.entries()) expect(await storedPositions(id)).toEqual([{ episode_id: 'beta-ep1', position_seconds: 10 + i }]);
+    expect((await eventsOf(leaving[0]!)).map((event) => event.data.positionSeconds)).toEqual([10]);
+  });
+
   it('a beat is held, not written, until the flush; the viewer reads their latest position at once all the same', async () => {
     const me = await viewer();
     for (const seconds of [5, 10, 15]) {

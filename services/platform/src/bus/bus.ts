@@ -14,10 +14,26 @@ export interface HandlerEffects {
  */
 export type EventHandler = (event: BusEvent, tx: Executor, effects: HandlerEffects) => Promise<void>;
 
+/**
+ * An EventHandler for many events at once, in their order, in one transaction: for a consumer whose
+ * events each cost a statement or more, applied in a few set-based statements instead (under load
+ * the statements per event, not the events, are what a database runs out of). The same contract as
+ * EventHandler: each event applies exactly once, whatever else the batch holds.
+ */
+export type BatchEventHandler = (events: BusEvent[], tx: Executor, effects: HandlerEffects) => Promise<void>;
+
+/** A batch handler given one event at a time: how a bus delivers what it does not deliver together. */
+export const oneAtATime =
+  (batch: BatchEventHandler): EventHandler =>
+  (event, tx, effects) =>
+    batch([event], tx, effects);
+
 export interface Subscription {
   consumer: string;
   types: readonly EventType[];
   handler: EventHandler;
+  /** Its batch handler, when it has one (`handler` is then that one given one event at a time). */
+  batch?: BatchEventHandler;
 }
 
 export type BusHealth = 'up' | 'degraded';
@@ -26,6 +42,11 @@ export type BusHealth = 'up' | 'degraded';
 export interface EventBus {
   readonly kind: 'postgres' | 'kafka';
   subscribe(consumer: string, types: readonly EventType[], handler: EventHandler): void;
+  /**
+   * Subscribes a batch handler: the Postgres bus hands it each delivery's events together; the Kafka
+   * bus (a transaction per message) and any retry of a failed batch, one at a time.
+   */
+  subscribeBatch(consumer: string, types: readonly EventType[], handler: BatchEventHandler): void;
   /** Tells the relay that a transaction with events has committed, so delivery need not wait for a poll. */
   nudge(): void;
   /**

@@ -2,8 +2,8 @@ import { context, SpanKind, trace, type Context } from '@opentelemetry/api';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Database, type Executor } from '../db/database.ts';
-import { inSpan, remoteContext } from '../observability/tracing.ts';
-import type { EventHandler } from './bus.ts';
+import { failed, inSpan, remoteContext, startSpan } from '../observability/tracing.ts';
+import type { BatchEventHandler, EventHandler } from './bus.ts';
 import { eventsFromRow, type BusEvent, type OutboxRow } from './events.ts';
 
 /**
@@ -36,13 +36,42 @@ export async function markProcessed(tx: Executor, consumer: string, eventIds: st
 /** Runs `handler` on an event `markProcessed` just marked, in its `process` span; its after-commit work joins `committed`. */
 export async function applyMarked(tx: Executor, consumer: string, event: BusEvent, handler: EventHandler, committed: AfterCommit[]): Promise<void> {
   const own: AfterCommit[] = [];
-  const attributes = { 'messaging.operation.type': 'process', 'messaging.destination.name': event.type, 'messaging.message.id': event.id, 'messaging.consumer.group.name': consumer };
-  await inSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER, attributes }, processParent(event), () =>
+  await inSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER, attributes: processAttributes(consumer, event) }, processParent(event), () =>
     handler(event, tx, { afterCommit: (work) => own.push(work) }),
   );
   // Only a handler that succeeded leaves work for after the commit: a failed one's savepoint rolled back.
   committed.push(...own);
 }
+
+/**
+ * Runs a batch handler on events `markProcessed` just marked, together: each event still gets its
+ * own `process` span (child of its `publish` span), open while the batch is applied and marked failed
+ * with it, and the handler runs in the first traced event's span.
+ */
+export async function applyMarkedBatch(tx: Executor, consumer: string, events: BusEvent[], handler: BatchEventHandler, committed: AfterCommit[]): Promise<void> {
+  const own: AfterCommit[] = [];
+  const spans = events.flatMap((event) => {
+    const parent = processParent(event);
+    return parent ? [startSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER, attributes: processAttributes(consumer, event) }, parent)] : [];
+  });
+  const work = () => handler(events, tx, { afterCommit: (job) => own.push(job) });
+  try {
+    await (spans[0] ? context.with(trace.setSpan(context.active(), spans[0]), work) : work());
+  } catch (error) {
+    for (const span of spans) failed(span, error);
+    throw error;
+  } finally {
+    for (const span of spans) span.end();
+  }
+  committed.push(...own);
+}
+
+const processAttributes = (consumer: string, event: BusEvent) => ({
+  'messaging.operation.type': 'process',
+  'messaging.destination.name': event.type,
+  'messaging.message.id': event.id,
+  'messaging.consumer.group.name': consumer,
+});
 
 /**
  * The parent of an event's `process` span: on Kafka, kafkajs's span of the message when it continues

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, Partitioners, type Consumer, type KafkaMessage, type logCreator, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { defaultDeliveryPolicy, type BusHealth, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import { defaultDeliveryPolicy, oneAtATime, type BatchEventHandler, type BusHealth, type DeliveryPolicy, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 import { applyOnce, replayRequested, runAfterCommit, setAsideDeadEvent, type AfterCommit } from './delivery.ts';
 import type { BusEvent, EventType } from './events.ts';
 import { reconnectDelayMs } from './kafka-batches.ts';
@@ -260,6 +260,11 @@ export function createKafkaBus(database: Database, logger: Logger, options: Kafk
     subscribe(consumer: string, types: readonly EventType[], handler: EventHandler) {
       if (running) throw new Error('subscribe before the bus starts');
       subscriptions.push({ consumer, types, handler });
+    },
+    // A message is received and applied in its own transaction: a batch handler gets one event at a time.
+    subscribeBatch(consumer: string, types: readonly EventType[], batch: BatchEventHandler) {
+      if (running) throw new Error('subscribe before the bus starts');
+      subscriptions.push({ consumer, types, handler: oneAtATime(batch) });
     },
     nudge() {
       if (!waitingForBroker) endWait?.();
