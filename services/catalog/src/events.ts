@@ -44,12 +44,14 @@ export interface TranscodeFailed {
 /** The catalog's consumers: play counts and rankings from history, episode readiness from the transcoder. */
 export function subscribeCatalogConsumers(bus: EventBus, deps: { database: Database; storage: MediaStorage; onChange: () => void }): void {
   const { database } = deps;
-  bus.subscribe('catalog.play-counts', ['history.recorded'], async (event, tx) => {
-    const data = event.data as unknown as HistoryRecorded;
-    if (!event.userId || !data.episodeId || !data.videoId) return;
+  bus.subscribeBatch('catalog.play-counts', ['history.recorded'], async (events, tx) => {
     // The viewer's day is unknown here; a UTC day is one rule for everyone and close enough.
     // A play counted here is counted in its hour too, for the "top" and "trending" rankings.
-    await rankings.countPlay(tx, { userId: event.userId, episodeId: data.episodeId, videoId: data.videoId, time: event.time });
+    const plays = events.flatMap((event) => {
+      const data = event.data as unknown as HistoryRecorded;
+      return event.userId && data.episodeId && data.videoId ? [{ userId: event.userId, episodeId: data.episodeId, videoId: data.videoId, time: event.time }] : [];
+    });
+    await rankings.countPlays(tx, plays);
   });
   bus.subscribe('catalog.transcodes', ['transcode.completed', 'transcode.failed'], async (event: BusEvent, tx, effects) => {
     if (event.type === 'transcode.failed') {

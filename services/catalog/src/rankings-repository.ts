@@ -45,31 +45,48 @@ export interface FeedRow {
   resume_episode_id: string | null;
 }
 
+/** A viewer's history record, as a play of its episode. */
+export interface Play {
+  userId: string;
+  episodeId: string;
+  videoId: string;
+  time: string;
+}
+
 export const rankingsRepository = {
   /**
-   * Counts a viewer's play of an episode once per day (UTC, `time`'s): the day kept per viewer and
-   * episode, and, the first time only, the series' play count and its hour's plays raised, in one
-   * statement (a consumer's statements are most of the embedded database's work under many viewers);
-   * a new hour drops the series' hours no ranking reads any more.
+   * Counts viewers' plays of episodes once per day (UTC, each `time`'s): the day kept per viewer and
+   * episode, and, the first time only, the series' play count and its hour's plays raised. A
+   * delivery's plays go in one statement (a consumer's statements are most of the database's work
+   * under many viewers); an hour a play opens drops the series' hours no ranking reads any more.
    */
-  async countPlay(db: Executor, play: { userId: string; episodeId: string; videoId: string; time: string }): Promise<void> {
-    const { userId, episodeId, videoId, time } = play;
-    const hour = hourOf(time);
-    const [row] = await queryRows<{ plays: number }>(db, sql`
-      with first as (
-        insert into catalog.play_days (user_id, episode_id, day) values (${userId}, ${episodeId}, ${time.slice(0, 10)}::date)
-        on conflict do nothing returning day
+  async countPlays(db: Executor, plays: Play[]): Promise<void> {
+    if (plays.length === 0) return;
+    const column = <T>(of: (play: Play) => T) => sql.param(plays.map(of));
+    await db.execute(sql`
+      with input as (
+        select distinct on (user_id, episode_id, day) user_id, episode_id, video_id, day, hour
+          from unnest(${column((play) => play.userId)}::text[], ${column((play) => play.episodeId)}::text[], ${column((play) => play.videoId)}::text[],
+                      ${column((play) => play.time.slice(0, 10))}::date[], ${column((play) => iso(hourOf(play.time)))}::timestamptz[])
+               with ordinality as play(user_id, episode_id, video_id, day, hour, n)
+         order by user_id, episode_id, day, n
+      ), first as (
+        insert into catalog.play_days (user_id, episode_id, day) select user_id, episode_id, day from input
+        on conflict do nothing returning user_id, episode_id, day
+      ), played as (
+        select i.video_id, i.hour, count(*)::int as plays from first f join input i using (user_id, episode_id, day) group by i.video_id, i.hour
       ), counted as (
-        update catalog.videos set play_count = play_count + 1 where id = ${videoId} and exists (select 1 from first) returning id
+        update catalog.videos v set play_count = v.play_count + p.plays
+          from (select video_id, sum(plays)::int as plays from played group by video_id) p
+         where v.id = p.video_id returning v.id
+      ), hours as (
+        insert into catalog.play_hours (video_id, hour, plays)
+        select p.video_id, p.hour, p.plays from played p join counted c on c.id = p.video_id
+        on conflict (video_id, hour) do update set plays = catalog.play_hours.plays + excluded.plays
+        returning video_id, hour, xmax = 0 as opened
       )
-      insert into catalog.play_hours (video_id, hour, plays)
-      select id, ${iso(hour)}::timestamptz, 1 from counted
-      on conflict (video_id, hour) do update set plays = catalog.play_hours.plays + 1
-      returning plays`);
-    if (row && Number(row.plays) === 1) {
-      await db.execute(sql`
-        delete from catalog.play_hours where video_id = ${videoId} and hour < ${iso(hoursBefore(hour, KEPT_HOURS))}::timestamptz`);
-    }
+      delete from catalog.play_hours h using hours o
+       where o.opened and h.video_id = o.video_id and h.hour < o.hour - ${KEPT_HOURS} * interval '1 hour'`);
   },
 
   /** Most played in the 7 days up to `now`, to the hour; ties go to the more played overall. */

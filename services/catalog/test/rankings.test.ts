@@ -67,6 +67,26 @@ describe('rankings kept from events', () => {
     expect(await ids('top')).toEqual(['alpha', 'bravo']);
   });
 
+  it('counts the plays of one delivery together: its count and hours, and drops the hours no ranking reads once a new hour opens', async () => {
+    await viewing.publish(...['h1', 'h2'].map((user) => played(user, 'delta-ep2', ago(9 * DAY))));
+    const playCount = async () => (await queryRows<{ n: number }>(viewing.database.db, sql`select play_count::int as n from catalog.videos where id = 'delta'`))[0]!.n;
+    const before = await playCount();
+    // One delivery: three viewers in this hour, one of them twice (one play); the hour it opens drops the old one.
+    await viewing.publish(
+      played('h1', 'delta-ep2', ago(10 * 60_000)),
+      played('h2', 'delta-ep2', ago(9 * 60_000)),
+      played('h2', 'delta-ep2', ago(8 * 60_000), 30),
+      played('h3', 'delta-ep2', ago(7 * 60_000)),
+    );
+    const [kept] = await queryRows<{ hours: { hour: string; plays: number }[]; count: number }>(viewing.database.db, sql`
+      select (select json_agg(json_build_object('hour', to_char(hour at time zone 'UTC', 'DD HH24'), 'plays', plays) order by hour)
+                from catalog.play_hours where video_id = 'delta' and hour > ${ago(8 * DAY).toISOString()}::timestamptz) as hours,
+             (select count(*)::int from catalog.play_hours where video_id = 'delta' and hour <= ${ago(8 * DAY).toISOString()}::timestamptz) as count`);
+    const hourOf = (time: Date) => `${String(time.getUTCDate()).padStart(2, '0')} ${String(time.getUTCHours()).padStart(2, '0')}`;
+    expect(kept).toEqual({ hours: [{ hour: hourOf(now), plays: 3 }], count: 0 });
+    expect(await playCount()).toBe(before + 3);
+  });
+
   it('"new" lists the newest listed series first', async () => {
     expect(await ids('new')).toEqual(['foxtrot', 'echo', 'delta', 'charlie', 'bravo', 'alpha']);
   });

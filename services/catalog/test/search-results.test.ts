@@ -238,7 +238,7 @@ describe('categories on their own index', () => {
   it('follows the series as plays are counted, episodes added and series created', async () => {
     // A counted play, a large jump by any writer, a date moved, an unlisted series getting its
     // first episode, a new series: each category's order follows.
-    await rankings.countPlay(database.db, { userId: 'viewer-1', episodeId: 'some-episode', videoId: seededId(1), time: '2026-01-02T10:00:00.000Z' });
+    await rankings.countPlays(database.db, [{ userId: 'viewer-1', episodeId: 'some-episode', videoId: seededId(1), time: '2026-01-02T10:00:00.000Z' }]);
     await database.db.execute(sql`update catalog.videos set play_count = play_count + 1000000 where id = ${seededId(5)}`);
     await database.db.execute(sql`update catalog.videos set created_at = created_at + interval '10 years' where id = ${seededId(7)}`);
     await episodeRepo.insertEpisode(database.db, { id: `${seededId(49)}-ep1`, videoId: seededId(49), number: 1, title: 'Episode 1', status: 'planned' });
