@@ -53,6 +53,15 @@ export interface Play {
   time: string;
 }
 
+/** A viewer's history record, as their place in a series. */
+export interface Viewing {
+  userId: string;
+  videoId: string;
+  episodeId: string;
+  positionSeconds: number;
+  time: string;
+}
+
 export const rankingsRepository = {
   /**
    * Counts viewers' plays of episodes once per day (UTC, each `time`'s): the day kept per viewer and
@@ -120,23 +129,33 @@ export const rankingsRepository = {
        order by s.updated_at desc, s.video_id offset ${offset} limit ${limit}`),
 
   /**
-   * Keeps a viewer's latest place in a series (an older record arriving late changes nothing);
-   * answers true when it is the first time they played that series. One statement: a row
+   * Keeps viewers' latest places in series (a record older than the one kept, arriving late, changes
+   * nothing), and adds `points` to their liking of a series' tags the first time they play it. A
+   * delivery's records go in one statement: the latest per viewer and series is kept, and a row
    * inserted, not updated, has no `xmax` (PostgreSQL's mark of the transaction that replaced it).
    */
-  async recordViewing(
-    db: Executor,
-    viewing: { userId: string; videoId: string; episodeId: string; positionSeconds: number; time: string },
-  ): Promise<boolean> {
-    const { userId, videoId, episodeId, positionSeconds, time } = viewing;
-    const [row] = await queryRows<{ first: boolean }>(db, sql`
-      insert into catalog.viewer_series (user_id, video_id, episode_id, position_seconds, updated_at)
-      select ${userId}, id, ${episodeId}, ${positionSeconds}, ${time}::timestamptz from catalog.videos where id = ${videoId}
-      on conflict (user_id, video_id) do update
-        set episode_id = excluded.episode_id, position_seconds = excluded.position_seconds, updated_at = excluded.updated_at
-        where catalog.viewer_series.updated_at <= excluded.updated_at
-      returning xmax = 0 as first`);
-    return row?.first === true;
+  async recordViewings(db: Executor, viewings: Viewing[], points: number): Promise<void> {
+    if (viewings.length === 0) return;
+    const column = <T>(of: (viewing: Viewing) => T) => sql.param(viewings.map(of));
+    await db.execute(sql`
+      with input as (
+        select distinct on (user_id, video_id) user_id, video_id, episode_id, position_seconds, updated_at
+          from unnest(${column((viewing) => viewing.userId)}::text[], ${column((viewing) => viewing.videoId)}::text[], ${column((viewing) => viewing.episodeId)}::text[],
+                      ${column((viewing) => viewing.positionSeconds)}::int[], ${column((viewing) => viewing.time)}::timestamptz[])
+               with ordinality as viewing(user_id, video_id, episode_id, position_seconds, updated_at, n)
+         order by user_id, video_id, updated_at desc, n desc
+      ), kept as (
+        insert into catalog.viewer_series (user_id, video_id, episode_id, position_seconds, updated_at)
+        select i.user_id, i.video_id, i.episode_id, i.position_seconds, i.updated_at from input i join catalog.videos v on v.id = i.video_id
+        on conflict (user_id, video_id) do update
+          set episode_id = excluded.episode_id, position_seconds = excluded.position_seconds, updated_at = excluded.updated_at
+          where catalog.viewer_series.updated_at <= excluded.updated_at
+        returning user_id, video_id, xmax = 0 as first
+      )
+      insert into catalog.viewer_tags (user_id, tag_id, weight)
+      select k.user_id, t.tag_id, count(*)::int * ${points} from kept k join catalog.video_tags t on t.video_id = k.video_id
+       where k.first group by k.user_id, t.tag_id
+      on conflict (user_id, tag_id) do update set weight = catalog.viewer_tags.weight + excluded.weight`);
   },
 
   /** Adds `points` to the viewer's liking of every tag of a series (negative to take them back). */

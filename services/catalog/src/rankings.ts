@@ -1,6 +1,6 @@
 import { TtlCache, type Database, type EventBus, type Page, type RequestContext } from '@cliffhanger/platform';
 import type { HistoryRecorded } from './events.ts';
-import { rankingsRepository as rankings } from './rankings-repository.ts';
+import { rankingsRepository as rankings, type Viewing } from './rankings-repository.ts';
 import type { VideoCard } from './service.ts';
 
 /**
@@ -86,20 +86,31 @@ export type Rankings = ReturnType<typeof createRankings>;
  * them; a guest who logs in brings theirs to the member. Each event applies once (the bus's rule).
  */
 export function subscribeRankingConsumers(bus: EventBus): void {
-  bus.subscribe('catalog.viewers', ['history.recorded', 'favorite.changed', 'user.logged_in'], async (event, tx) => {
-    const userId = event.userId;
-    if (!userId) return;
-    if (event.type === 'history.recorded') {
-      const data = event.data as unknown as HistoryRecorded;
-      if (!data.videoId || !data.episodeId) return;
-      const viewing = { userId, videoId: data.videoId, episodeId: data.episodeId, positionSeconds: Number(data.positionSeconds) || 0, time: event.time };
-      if (await rankings.recordViewing(tx, viewing)) await rankings.likeTagsOf(tx, userId, data.videoId, STARTED_POINTS);
-    } else if (event.type === 'favorite.changed') {
-      const data = event.data as { videoId?: string; favorite?: boolean };
-      if (data.videoId) await rankings.likeTagsOf(tx, userId, data.videoId, data.favorite ? FAVORITE_POINTS : -FAVORITE_POINTS);
-    } else {
-      const guestId = (event.data as { mergedGuestId?: string | null }).mergedGuestId;
-      if (guestId && guestId !== userId) await rankings.mergeViewer(tx, guestId, userId);
+  bus.subscribeBatch('catalog.viewers', ['history.recorded', 'favorite.changed', 'user.logged_in'], async (events, tx) => {
+    // A run of history records goes in one statement; a favorite or a login between them, in its place.
+    let viewings: Viewing[] = [];
+    const recordViewings = async () => {
+      await rankings.recordViewings(tx, viewings, STARTED_POINTS);
+      viewings = [];
+    };
+    for (const event of events) {
+      const userId = event.userId;
+      if (!userId) continue;
+      if (event.type === 'history.recorded') {
+        const data = event.data as unknown as HistoryRecorded;
+        if (data.videoId && data.episodeId)
+          viewings.push({ userId, videoId: data.videoId, episodeId: data.episodeId, positionSeconds: Number(data.positionSeconds) || 0, time: event.time });
+        continue;
+      }
+      await recordViewings();
+      if (event.type === 'favorite.changed') {
+        const data = event.data as { videoId?: string; favorite?: boolean };
+        if (data.videoId) await rankings.likeTagsOf(tx, userId, data.videoId, data.favorite ? FAVORITE_POINTS : -FAVORITE_POINTS);
+      } else {
+        const guestId = (event.data as { mergedGuestId?: string | null }).mergedGuestId;
+        if (guestId && guestId !== userId) await rankings.mergeViewer(tx, guestId, userId);
+      }
     }
+    await recordViewings();
   });
 }

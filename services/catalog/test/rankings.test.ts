@@ -121,11 +121,15 @@ describe('rankings kept from events', () => {
       // Late and older than what is known: neither a place nor a new liking.
       played('taster', 'echo-ep1', ago(4 * HOUR)),
     );
-    const [kept] = await queryRows<{ liking: number; days: number; place: string }>(viewing.database.db, sql`
-      select (select sum(weight)::int from catalog.viewer_tags where user_id = 'taster') as liking,
-             (select count(*)::int from catalog.play_days where user_id = 'taster') as days,
-             (select episode_id from catalog.viewer_series where user_id = 'taster') as place`);
-    expect(kept).toEqual({ liking: 1, days: 2, place: 'echo-ep2' });
+    const kept = async () =>
+      (await queryRows<{ liking: number; days: number; place: string }>(viewing.database.db, sql`
+        select (select sum(weight)::int from catalog.viewer_tags where user_id = 'taster') as liking,
+               (select count(*)::int from catalog.play_days where user_id = 'taster') as days,
+               (select episode_id from catalog.viewer_series where user_id = 'taster') as place`))[0];
+    expect(await kept()).toEqual({ liking: 1, days: 2, place: 'echo-ep2' });
+    // Played again in a later delivery: a new place, not a new liking.
+    await viewing.publish(played('taster', 'echo-ep3', ago(30 * 60_000)));
+    expect(await kept()).toEqual({ liking: 1, days: 3, place: 'echo-ep3' });
   });
 
   it('"continue" of a guest who logs in moves to the member, the newer place winning', async () => {
