@@ -7,18 +7,18 @@ const ORDER_EVENTS = new Set<string>(['order.created', 'payment.succeeded', 'ord
 
 /**
  * Adds one event to the daily counters of both attribution models and to the funnel. A merged
- * guest's event counts for its account, whenever the merge was applied. First touch: the user's
+ * guest's event counts for its account (`accountOf`), whenever the merge was applied. First touch: the user's
  * earliest click id, referrer and campaign; last touch: the event's own, else the user's latest.
  * Everything is written through `tx`, which also marks the event processed: a redelivered event
  * counts nothing.
  */
-export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logger): Promise<void> {
+export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logger, accountOf: (userId: string) => string): Promise<void> {
   if (event.type === 'user.logged_in') {
     const guestId = keyOf(event.data.mergedGuestId);
     if (guestId && event.userId) await repo.mergeGuest(tx, guestId, event.userId);
     return;
   }
-  const userId = event.userId ? await repo.accountOf(tx, event.userId) : null;
+  const userId = event.userId ? accountOf(event.userId) : null;
   const fact = factOf({ ...event, userId });
   const seen: Partial<Record<TouchDimension, string>> = {
     // A hit names its campaign in its fields; an order (and its payment and refund) carries the utm_*
@@ -27,10 +27,12 @@ export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logg
     referrer: keyOf(event.attribution?.referrerToken),
     clickId: clickIdOf(event.attribution),
   };
-  const touched = userId ? await repo.touch(tx, userId, seen, event.time) : {};
+  if (userId) await repo.touch(tx, userId, seen, event.time);
   if (!fact) return;
   if (fact.foreignCurrency) logger.warn({ eventId: event.id, currency: fact.foreignCurrency }, 'revenue in another currency than USD not counted');
   if (fact.once && !(await repo.countOnce(tx, fact.once))) return;
+  // Read only for what counts: most events counted once (a viewer's plays of an episode in a day) are not.
+  const touched = userId ? await repo.touchesOf(tx, userId) : {};
   const counts = { ...fact.counts };
   if (fact.visit && (await repo.countOnce(tx, `visit:${fact.visit.id}`))) counts.visits = 1;
   if (fact.visit?.landing && (await repo.countOnce(tx, `landing:${fact.visit.id}`))) counts.landings = 1;
@@ -64,6 +66,14 @@ export async function recordPlayback(tx: Executor, event: BusEvent): Promise<voi
  * and user only). Playback quality is a stream of its own: a failure there never holds up revenue.
  */
 export function subscribeAnalyticsConsumers(bus: EventBus, logger: Logger): void {
-  bus.subscribe('analytics.aggregates', aggregatedTypes, (event, tx) => aggregateEvent(tx, event, logger));
+  bus.subscribeBatch('analytics.aggregates', aggregatedTypes, async (events, tx) => {
+    // The accounts of a delivery's users read at once, and again after a login merged a guest.
+    const usersOf = (from: number) => events.slice(from).flatMap((event) => (event.userId ? [event.userId] : []));
+    let accountOf = await repo.accountsOf(tx, usersOf(0));
+    for (const [i, event] of events.entries()) {
+      await aggregateEvent(tx, event, logger, accountOf);
+      if (event.type === 'user.logged_in' && i + 1 < events.length) accountOf = await repo.accountsOf(tx, usersOf(i + 1));
+    }
+  });
   bus.subscribe('analytics.playback', ['statics.hit'], (event, tx) => recordPlayback(tx, event));
 }

@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '@cliffhanger/platform';
 import type { Counters, FunnelStep, PlaybackSample } from './aggregates.ts';
@@ -68,18 +68,26 @@ const total = (column: PgColumn) => sql<number>`coalesce(sum(${column}), 0)`.map
 
 /** The only code that knows the analytics tables. */
 export const analyticsRepository = {
-  /** The account a merged guest became, else the user itself: a guest's late events count for the account. */
-  async accountOf(db: Executor, userId: string): Promise<string> {
-    const [merged] = await db.select({ accountId: mergedGuests.accountId }).from(mergedGuests).where(eq(mergedGuests.guestId, userId));
-    return merged?.accountId ?? userId;
+  /**
+   * The accounts merged guests became, of many users in one statement: a lookup answering each one's
+   * account, else the user itself (a guest's late events count for the account).
+   */
+  async accountsOf(db: Executor, userIds: string[]): Promise<(userId: string) => string> {
+    const merged = userIds.length === 0 ? [] : await db.select().from(mergedGuests).where(inArray(mergedGuests.guestId, [...new Set(userIds)]));
+    const accounts = new Map(merged.map((row) => [row.guestId, row.accountId]));
+    return (userId) => accounts.get(userId) ?? userId;
   },
 
-  /** Records what an event at `at` brought as a touch of the user, and answers all the user's touches. */
-  async touch(db: Executor, userId: string, seen: Partial<Record<TouchDimension, string>>, at: string): Promise<Touches> {
+  /** Records what an event at `at` brought as a touch of the user (nothing when it brought none). */
+  async touch(db: Executor, userId: string, seen: Partial<Record<TouchDimension, string>>, at: string): Promise<void> {
     const rows = Object.entries(seen).flatMap(([dimension, key]) =>
       key ? [{ userId, dimension: dimension as TouchDimension, firstKey: key, firstAt: at, lastKey: key, lastAt: at }] : [],
     );
     if (rows.length > 0) await db.insert(touches).values(rows).onConflictDoUpdate({ target: [touches.userId, touches.dimension], set: touchMerge });
+  },
+
+  /** The user's first and last touch of each dimension. */
+  async touchesOf(db: Executor, userId: string): Promise<Touches> {
     const known = await db.select().from(touches).where(eq(touches.userId, userId));
     return Object.fromEntries(known.map((row) => [row.dimension, { first: row.firstKey, last: row.lastKey }]));
   },

@@ -28,6 +28,8 @@ const NUDGE_COALESCE_MS = 50;
 // load the events of many relay runs then go in one delivery, whose transaction (offset, read, marks)
 // costs about as much for one event as for a hundred. A consumer woken after a quiet spell goes at once.
 const DELIVERY_SPACING_MS = 200;
+/** The outbox rows a batch handler's delivery reads, whatever `batch` says. */
+const BATCH_HANDLER_ROWS = 100;
 
 export interface PostgresBusOptions {
   /** How often the relay looks for committed events nobody nudged it about. */
@@ -39,7 +41,7 @@ export interface PostgresBusOptions {
    */
   idleMs?: number;
   /**
-   * Outbox rows one consumer's transaction reads (default 100). An embedded database answers on the
+   * Outbox rows one consumer's transaction reads (default 100; a batch handler's, 100 at least). An embedded database answers on the
    * server's own thread and holds one transaction at a time: a delivery of 100 events kept every
    * request that reads it waiting for the whole batch (a few hundred milliseconds), so it takes fewer.
    */
@@ -110,6 +112,9 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
   /** One delivery: together, or (`failed`: how delivering it together failed) one event at a time. */
   async function deliver(subscription: Subscription, failed: HandlerFailed | null): Promise<number> {
     const { consumer, types, handler } = subscription;
+    // A batch handler's delivery costs a few statements whatever it holds: it reads a full batch
+    // (100) where per-event handlers read fewer (the embedded database's 10).
+    const limit = subscription.batch && !failed ? Math.max(batch, BATCH_HANDLER_ROWS) : batch;
     const committed: AfterCommit[] = [];
     const wakesBefore = wakes.get(consumer);
     const next = await database.transaction(async (tx) => {
@@ -125,7 +130,7 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         // Only the events it reads are parsed for it (a row of pixel hits is large).
         sql`select seq, event_id, type, occurred_at, user_id, attribution, traceparent,
                    case when type = any(${sql.param([...types])}::text[]) then data else 'null'::jsonb end as data
-              from platform.outbox where seq > ${Number(offset.seq)} order by seq limit ${batch}`,
+              from platform.outbox where seq > ${Number(offset.seq)} order by seq limit ${limit}`,
       );
       // A batch row (the pixel's hits) is delivered whole: one transaction takes rows until it holds
       // about five batches' worth of events.
@@ -135,9 +140,9 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         const events = types.includes(row.type as EventType) ? eventsFromRow(row) : [];
         taken.push({ row, events });
         handed += events.length;
-        if (handed >= batch * 5) break;
+        if (handed >= limit * 5) break;
       }
-      const more = rows.length === batch || taken.length < rows.length;
+      const more = rows.length === limit || taken.length < rows.length;
       let wait = more ? 0 : idleMs;
       let position = Number(offset.seq);
       if (!failed && offset.failures === 0) {
