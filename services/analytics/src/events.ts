@@ -1,18 +1,25 @@
 import type { BusEvent, EventBus, Executor, Logger } from '@cliffhanger/platform';
 import { aggregatedTypes, campaignOf, clickIdOf, dayOf, factOf, keyOf, playbackSampleOf, startupBucketOf, type StaticsHit } from './aggregates.ts';
-import { analyticsRepository as repo } from './repository.ts';
+import { analyticsRepository as repo, dailyTally } from './repository.ts';
 import type { TouchDimension } from './schema.ts';
 
 const ORDER_EVENTS = new Set<string>(['order.created', 'payment.succeeded', 'order.refunded']);
 
+/** What aggregating a delivery's events shares: its users' accounts, and the days' counts it adds. */
+interface Delivery {
+  accountOf: (userId: string) => string;
+  tally: ReturnType<typeof dailyTally>;
+}
+
 /**
- * Adds one event to the daily counters of both attribution models and to the funnel. A merged
- * guest's event counts for its account (`accountOf`), whenever the merge was applied. First touch: the user's
- * earliest click id, referrer and campaign; last touch: the event's own, else the user's latest.
- * Everything is written through `tx`, which also marks the event processed: a redelivered event
- * counts nothing.
+ * Adds one event to the daily counters of both attribution models (the delivery's tally, written
+ * at its end) and to the funnel. A merged guest's event counts for its account (the delivery's
+ * `accountOf`), whenever the merge was applied. First touch: the user's earliest click id, referrer
+ * and campaign; last touch: the event's own, else the user's latest. Everything is written through
+ * `tx`, which also marks the event processed: a redelivered event counts nothing.
  */
-export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logger, accountOf: (userId: string) => string): Promise<void> {
+export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logger, delivery: Delivery): Promise<void> {
+  const { accountOf, tally } = delivery;
   if (event.type === 'user.logged_in') {
     const guestId = keyOf(event.data.mergedGuestId);
     if (guestId && event.userId) await repo.mergeGuest(tx, guestId, event.userId);
@@ -47,7 +54,7 @@ export async function aggregateEvent(tx: Executor, event: BusEvent, logger: Logg
     first: keysOf((dimension) => touched[dimension]?.first ?? seen[dimension]),
     last: keysOf((dimension) => seen[dimension] ?? touched[dimension]?.last),
   };
-  if (Object.keys(counts).length > 0) await repo.addToDaily(tx, day, keys, counts);
+  if (Object.keys(counts).length > 0) tally.add(day, keys, counts);
   if (userId) for (const step of fact.steps ?? []) await repo.markFunnel(tx, userId, step, event.time);
 }
 
@@ -69,11 +76,13 @@ export function subscribeAnalyticsConsumers(bus: EventBus, logger: Logger): void
   bus.subscribeBatch('analytics.aggregates', aggregatedTypes, async (events, tx) => {
     // The accounts of a delivery's users read at once, and again after a login merged a guest.
     const usersOf = (from: number) => events.slice(from).flatMap((event) => (event.userId ? [event.userId] : []));
-    let accountOf = await repo.accountsOf(tx, usersOf(0));
+    // The days' counts summed over the delivery and written once at its end (nothing in it reads them).
+    const delivery: Delivery = { accountOf: await repo.accountsOf(tx, usersOf(0)), tally: dailyTally() };
     for (const [i, event] of events.entries()) {
-      await aggregateEvent(tx, event, logger, accountOf);
-      if (event.type === 'user.logged_in' && i + 1 < events.length) accountOf = await repo.accountsOf(tx, usersOf(i + 1));
+      await aggregateEvent(tx, event, logger, delivery);
+      if (event.type === 'user.logged_in' && i + 1 < events.length) delivery.accountOf = await repo.accountsOf(tx, usersOf(i + 1));
     }
+    await repo.addToDaily(tx, delivery.tally.rows());
   });
   bus.subscribe('analytics.playback', ['statics.hit'], (event, tx) => recordPlayback(tx, event));
 }

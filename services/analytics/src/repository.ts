@@ -66,6 +66,46 @@ const funnelFields = { landed: 'landedAt', viewed: 'firstVideoViewAt', registere
 
 const total = (column: PgColumn) => sql<number>`coalesce(sum(${column}), 0)`.mapWith(Number);
 
+/** What one day's row of a model, dimension and key gains. */
+export interface DailyTally extends Counters {
+  day: string;
+  model: AttributionModel;
+  dimension: SummaryDimension;
+  key: string;
+}
+
+const noCounts: Counters = {
+  visits: 0,
+  landings: 0,
+  pageViews: 0,
+  videoViews: 0,
+  plays: 0,
+  unlocks: 0,
+  orders: 0,
+  revenueAmount: 0,
+  refundedAmount: 0,
+  vipStarts: 0,
+  vipCancels: 0,
+};
+
+/** Sums events' counts per day's row, to be written in one statement (`addToDaily`). */
+export function dailyTally() {
+  const rows = new Map<string, DailyTally>();
+  return {
+    add(day: string, keys: Record<AttributionModel, Partial<Record<SummaryDimension, string>>>, counts: Partial<Counters>): void {
+      for (const [model, byDimension] of Object.entries(keys) as [AttributionModel, Partial<Record<SummaryDimension, string>>][])
+        for (const [dimension, key] of Object.entries(byDimension) as [SummaryDimension, string | undefined][]) {
+          if (!key) continue;
+          const id = JSON.stringify([day, model, dimension, key]);
+          let row = rows.get(id);
+          if (!row) rows.set(id, (row = { day, model, dimension, key, ...noCounts }));
+          for (const [name, value] of Object.entries(counts) as [keyof Counters, number][]) row[name] += value;
+        }
+    },
+    rows: () => [...rows.values()],
+  };
+}
+
 /** The only code that knows the analytics tables. */
 export const analyticsRepository = {
   /**
@@ -98,22 +138,15 @@ export const analyticsRepository = {
     return inserted.length > 0;
   },
 
-  /** Adds `counts` to the day's row of each model and dimension that has a key. */
-  async addToDaily(
-    db: Executor,
-    day: string,
-    keys: Record<AttributionModel, Partial<Record<SummaryDimension, string>>>,
-    counts: Partial<Counters>,
-  ): Promise<void> {
-    const rows = Object.entries(keys).flatMap(([model, byDimension]) =>
-      Object.entries(byDimension).flatMap(([dimension, key]) =>
-        key ? [{ day, model: model as AttributionModel, dimension: dimension as SummaryDimension, key, ...counts }] : [],
-      ),
-    );
-    if (rows.length === 0) return;
+  /**
+   * Adds each tally's counts to its day's row (of its model, dimension and key) in one statement; the
+   * tallies name each row once (`dailyTally` sums a delivery's events per row first).
+   */
+  async addToDaily(db: Executor, tallies: DailyTally[]): Promise<void> {
+    if (tallies.length === 0) return;
     await db
       .insert(daily)
-      .values(rows)
+      .values(tallies)
       .onConflictDoUpdate({
         target: [daily.dimension, daily.model, daily.day, daily.key],
         set: {
