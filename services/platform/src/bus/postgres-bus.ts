@@ -294,10 +294,12 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         await database.db.execute(sql`insert into platform.consumer_offsets (consumer) values (${consumer}) on conflict do nothing`);
       if (database.kind === 'postgres')
         unlisten = await database.listen(CHANNEL, (payload) => {
-          // null: the LISTEN was lost and came back, and what was sent meanwhile with it; all look again.
+          // This process's own relay woke its consumers already. Another's wakes the relay too (its
+          // nudge may have come while that one held the lock), and the consumers of the types it
+          // numbered; null (the LISTEN was lost and came back, with what was sent meanwhile), all.
           const notice = payload === null ? null : noticeOf(payload);
           if (notice?.from === processId) return;
-          if (notice === null) wake.emit('relay');
+          wake.emit('relay');
           wake.emit('deliver', notice?.types);
         });
       loops.push(
