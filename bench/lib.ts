@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 export const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -49,6 +50,17 @@ export async function startServer(script: string, env: Record<string, string> = 
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Runs one statement on its own connection to `url` (creating or dropping a scratch database, a vacuum). */
+export async function adminStatement(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Requests per second against `url`: a 1 s warm-up, then `seconds` measured, 10 connections. */

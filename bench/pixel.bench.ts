@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registry } from '../gateway/src/registry.ts';
 import pg from 'pg';
-import { interleaved, report, startServer } from './lib.ts';
+import { adminStatement, interleaved, report, startServer } from './lib.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const QUERY = '/api/statics.png?event=page_view&path=%2Fvideo%2Fv1&videoId=v1&fbclid=fb-bench&lang=en';
@@ -33,15 +33,7 @@ if (process.env.BENCH_ROLE === 'bare') {
   };
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const scratch = `bench_pixel_${process.pid}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (statement: string) => adminStatement(adminUrl, statement);
   try {
     await admin(`create database ${scratch}`);
   } catch (error) {

@@ -5,13 +5,13 @@
 // The keywords are what viewers type: a whole title, two words of one, a typo in a phrase, a typo
 // of a common word, a category. Prints one line: the median search over the median lookup at each
 // size (goal <= 10 at both), and the slowest keyword's median at the larger size.
-import pg from 'pg';
 import { migrate, openPostgres, type Database } from '@cliffhanger/platform';
 import { catalogMigrations } from '@cliffhanger/catalog';
 // The repositories are the catalog's own; the bench measures their queries, not copies of them.
 import { catalogRepository as repo } from '../services/catalog/src/repository.ts';
 import { searchRepository } from '../services/catalog/src/search-repository.ts';
 import { seededId, seedSearchCatalog } from '../services/catalog/test/search-catalog.ts';
+import { adminStatement } from './lib.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KEYWORDS = ['The Return of the Wandering Baron', 'midnight secretary', 'wandring baron', 'bilionaire', 'romance'];
@@ -30,15 +30,7 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-async function admin(statement: string, connectionString = adminUrl): Promise<void> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string, url = adminUrl) => adminStatement(url, statement);
 
 /** Median search and lookup times on the catalog as it is now, and each keyword's median search. */
 async function measure(database: Database, size: number) {

@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { composeTarget, createPlatform, loadConfig, startPlatform, stopPlatform, type Database } from '@cliffhanger/platform';
 import { tempDir } from '@cliffhanger/platform/testing';
 import type { LocalCatalogClient } from '@cliffhanger/catalog';
 import { registry } from '../gateway/src/registry.ts';
-import { startServer } from './lib.ts';
+import { adminStatement, startServer } from './lib.ts';
 
 // Watching viewers held: simulated viewers each save their position every 5 s as the storefront
 // does (useWatchHistory), now and then open another episode (its series page, the last save of the
@@ -98,15 +97,6 @@ if (role === 'servers') {
   }
 }
 
-async function adminStatement(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function measure(name: string, env: Record<string, string>, goal: number) {
   const out = path.join(tempDir('bench-viewers-out-'), 'servers.json');
