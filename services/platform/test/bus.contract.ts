@@ -296,8 +296,9 @@ export function busContract(adapter: string, makeBus: (database: Database) => Ev
       two.subscribe('shared', ['user.registered'], handler);
       await Promise.all([one.start(), two.start()]);
       for (let n = 0; n < 20; n++) await publish('user.registered', n);
-      // Two members joining one Kafka consumer group rebalance first, which can take a while.
-      await eventually(async () => (await effects('shared')).length === 20, 45_000, 'all effects');
+      // Two members joining one Kafka consumer group rebalance first: a member that joins while the
+      // other's join is under way waits for it, up to kafkajs's rebalance timeout (60 s) on a loaded machine.
+      await eventually(async () => (await effects('shared')).length === 20, 2 * DELIVERY_MS, 'all effects');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await effects('shared')).toHaveLength(20);
     });
