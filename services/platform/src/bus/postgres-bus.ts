@@ -116,7 +116,6 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
     // (100) where per-event handlers read fewer (the embedded database's 10).
     const limit = subscription.batch && !failed ? Math.max(batch, BATCH_HANDLER_ROWS) : batch;
     const committed: AfterCommit[] = [];
-    const wakesBefore = wakes.get(consumer);
     const next = await database.transaction(async (tx) => {
       // A transaction run again (a deadlock's victim) keeps only what its last run left to do.
       committed.length = 0;
@@ -197,15 +196,14 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       }
       await tx.execute(sql`
         update platform.consumer_offsets set seq = ${position}, failures = 0, last_error = null where consumer = ${consumer}`);
-      // Woken while it delivered: round again once its spacing has passed (the loop keeps to it).
-      return wait === idleMs && wakes.get(consumer) !== wakesBefore ? Math.min(spacingMs, idleMs) : wait;
+      return wait;
     });
     await runAfterCommit(committed, logger, consumer);
     return next;
   }
 
   // Wakes of each consumer so far, counted while it works too: one that came during its delivery (the
-  // relay numbered events while the consumer was reading others) sends it round again at once.
+  // relay numbered events while the consumer was reading others) is not lost (its loop compares counts).
   const wakes = new Map<string, number>();
   wake.on('deliver', (types?: EventType[]) => {
     for (const { consumer, types: reads } of subscriptions)
@@ -228,23 +226,27 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         let wait = pollMs;
         await nextTurn();
         const started = Date.now();
+        // A consumer's wakes before its step: one that comes while it works (the relay numbered events
+        // while it read others, on another connection) sends it round again once its spacing has passed.
+        const seen = wakes.get(name) ?? 0;
         try {
           wait = await step();
         } catch (error) {
           if (!running) break;
           logger.error({ err: error, loop: name }, 'bus loop failed; retrying');
         }
-        if (wait > 0 && running) await sleepUntilWoken(wait, name === 'relay' ? 'relay' : 'deliver', name, started + spacing);
+        if (wait > 0 && running) await sleepUntilWoken(wait, name === 'relay' ? 'relay' : 'deliver', name, started + spacing, seen);
       }
     })();
   }
 
   /**
    * Waits `ms`, or until woken: the relay by a nudge, a consumer by numbered events of a type it
-   * reads (`types` undefined: of unknown types, as a NOTIFY from another process says); a wake before
-   * `notBefore` (a time) takes effect then. Stopping the bus ends every wait at once.
+   * reads (`types` undefined: of unknown types, as a NOTIFY from another process says), or at once
+   * when it was woken since `seen` (its count of wakes); a wake before `notBefore` (a time) takes
+   * effect then. Stopping the bus ends every wait at once.
    */
-  function sleepUntilWoken(ms: number, channel: 'relay' | 'deliver', name: string, notBefore: number): Promise<void> {
+  function sleepUntilWoken(ms: number, channel: 'relay' | 'deliver', name: string, notBefore: number, seen: number): Promise<void> {
     const reads = subscriptions.find((subscription) => subscription.consumer === name)?.types;
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout;
@@ -265,6 +267,8 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       timer = setTimeout(finish, ms);
       wake.on(channel, woken);
       wake.on('stop', finish);
+      // Checked where the listener is added, with nothing between: a wake cannot fall between the two.
+      if (channel === 'deliver' && (wakes.get(name) ?? 0) !== seen) woken();
     });
   }
 
