@@ -13,7 +13,7 @@ export interface RunningServer {
 
 /** Starts a server script in its own process (so it does not share a core with the load generator). */
 export async function startServer(script: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, script)], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), '--import', 'tsx', path.join(benchDir, script)], {
     // Production needs a mail server and a public address (nothing here mails) and, with no Stripe key,
     // the sandbox asked for by name (nothing here pays); a benchmark sends one address's worth of
     // guests and hits far over the per-address limits.

@@ -80,6 +80,13 @@ describe('a site behind one proxy (TRUST_PROXY=1)', () => {
     expect(codes).toEqual([500, 500, 500, 429, 429]);
     expect((await guessPassword(site, '203.0.113.1, 10.20.30.41')).code).toBe(500);
   });
+
+  it('counts a login however its path is spelt: in capitals, with a trailing slash', async () => {
+    const codes = [];
+    for (const path of ['/API/User/Login', '/api/user/login/', '/Api/USER/login', '/api/user/login'])
+      codes.push((await site.call('POST', path, { body: { email: 'victim@example.com', password: 'a guess' }, headers: { 'x-forwarded-for': '203.0.113.50, 10.20.30.50' } })).code);
+    expect(codes).toEqual([500, 500, 500, 429]);
+  });
 });
 
 describe.skipIf(!realRedisUrl)('limits across gateway replicas', () => {
@@ -114,6 +121,7 @@ describe('operations in production', () => {
   it('serves /metrics only with METRICS_TOKEN: not to anyone, not with the admin token', async () => {
     const anonymous = await scrape();
     expect(anonymous.status).toBe(401);
+    expect((await fetch(`${site.url}/METRICS`)).status).toBe(401);
     expect(await anonymous.text()).not.toContain('process_cpu_seconds_total');
     expect((await scrape('not-the-metrics-token')).status).toBe(401);
     // The admin token changes the catalog; the scraper holds a token of its own, and the admin's opens no metrics.

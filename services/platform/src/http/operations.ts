@@ -14,6 +14,9 @@ export function closeWhenStopping(platform: Pick<Platform, 'lifecycle'>) {
 
 type OperationsPlatform = Pick<Platform, 'database' | 'bus' | 'metrics' | 'lifecycle' | 'logger' | 'config'>;
 
+/** The paths `operationsRoutes` answers. */
+export const OPERATIONS_PATHS = ['/healthz', '/readyz', '/metrics'];
+
 /**
  * /healthz (the process answers), /readyz (database reachable, nothing still starting; the bus's
  * state in the body: `busStatus: 'degraded'` while Kafka is away, which fails nothing, since events

@@ -1,10 +1,11 @@
-import type { Express } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Config } from '../config.ts';
 import { failure } from '../envelope.ts';
 import type { RateLimitedCall, RateLimitName } from '../modules/module.ts';
 import type { Platform } from '../platform.ts';
+import { literalHead, onlyUnder } from './layers.ts';
 
 const perMinuteOf = {
   auth: 'RATE_LIMIT_AUTH_PER_MINUTE',
@@ -16,11 +17,12 @@ const refusal = (name: RateLimitName) =>
   name === 'auth' ? 'Too many attempts. Please wait a minute and try again.' : 'Too many requests. Please wait a minute and try again.';
 
 /**
- * Puts the modules' limited calls ahead of every route: one count per limit name and client address
+ * The modules' limited calls, to go ahead of every route: one count per limit name and client address
  * (`req.ip`, which only TRUST_PROXY lets X-Forwarded-For change). With Redis every gateway replica
- * counts against one limit; otherwise each process counts alone.
+ * counts against one limit; otherwise each process counts alone. Only a path that may be one of them
+ * walks their routes.
  */
-export function mountRateLimits(app: Express, platform: Pick<Platform, 'config' | 'redis'>, calls: RateLimitedCall[]): void {
+export function rateLimits(platform: Pick<Platform, 'config' | 'redis'>, calls: RateLimitedCall[]): RequestHandler[] {
   const limiters = new Map<RateLimitName, RateLimitRequestHandler>();
   const limiterOf = (name: RateLimitName) => {
     let limiter = limiters.get(name);
@@ -48,11 +50,13 @@ export function mountRateLimits(app: Express, platform: Pick<Platform, 'config' 
     limiters.set(name, limiter);
     return limiter;
   };
+  const router = Router();
   for (const call of calls) {
     const limiter = limiterOf(call.limit ?? 'auth');
-    app[call.method === 'GET' ? 'get' : 'post'](call.path, (req, res, next) => {
+    router[call.method === 'GET' ? 'get' : 'post'](call.path, (req, res, next) => {
       if (call.onlyAnonymous && req.context?.userId) return next();
       return limiter(req, res, next);
     });
   }
+  return calls.length === 0 ? [] : onlyUnder([...new Set(calls.map((call) => literalHead(call.path)))], [router]);
 }

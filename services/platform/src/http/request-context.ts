@@ -38,10 +38,12 @@ export function requestContext(authenticate: Authenticate, logger: Logger) {
     const requestId = requestIdOf(req.get('x-request-id')) ?? randomUUID();
     res.setHeader('x-request-id', requestId);
     const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+    // Express parses the query string again on every read of `req.query`.
+    const query = req.query;
     const attribution: Attribution = {
       referrerToken: clean(req.get('x-referrer-token')),
-      fbclid: clean(req.get('x-fbclid')) ?? clean(req.query.fbclid) ?? clean(body.fbclid),
-      ttclid: clean(req.get('x-ttclid')) ?? clean(req.query.ttclid) ?? clean(body.ttclid),
+      fbclid: clean(req.get('x-fbclid')) ?? clean(query.fbclid) ?? clean(body.fbclid),
+      ttclid: clean(req.get('x-ttclid')) ?? clean(query.ttclid) ?? clean(body.ttclid),
       ...utmOfHeader(req.get('x-utm')),
     };
     const traceparent = activeTraceparent();

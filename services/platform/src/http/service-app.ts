@@ -7,7 +7,8 @@ import { apiNotFound, errorEnvelope } from './error-envelope.ts';
 import { jsonBody } from './express-request.ts';
 import { inputGuard } from './input-guard.ts';
 import { CONTEXT_HEADER, decodeContext, INTERNAL_TOKEN_HEADER, sameSecret } from './internal-http.ts';
-import { closeWhenStopping, operationsRoutes } from './operations.ts';
+import { inSeries, onlyUnder } from './layers.ts';
+import { closeWhenStopping, OPERATIONS_PATHS, operationsRoutes } from './operations.ts';
 
 /**
  * The HTTP face of one service running apart (TARGET=user, catalog, transcoder): operations
@@ -24,14 +25,13 @@ export function createServiceApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(closeWhenStopping(platform));
-  app.use(operationsRoutes(platform, readiness));
-  app.use((req, _res, next) => {
+  for (const handler of onlyUnder(OPERATIONS_PATHS, [operationsRoutes(platform, readiness)])) app.use(handler);
+  const internalCaller: express.RequestHandler = (req, _res, next) => {
     if (!sameSecret(internalToken, req.get(INTERNAL_TOKEN_HEADER))) return next(new Forbidden('Internal calls only'));
     req.context = decodeContext(req.get(CONTEXT_HEADER)) ?? systemContext();
     next();
-  });
-  app.use(jsonBody());
-  app.use(inputGuard);
+  };
+  app.use(inSeries('internalCall', internalCaller, jsonBody(), inputGuard));
   for (const router of routes) app.use(router);
   app.use(apiNotFound);
   app.use(errorEnvelope(platform.logger));

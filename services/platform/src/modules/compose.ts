@@ -7,6 +7,7 @@ import { operationsAdminRoutes, within, type ServiceHealth } from '../http/opera
 import { createGatewayApp } from '../http/gateway-app.ts';
 import { createBreakers, type CircuitBreaker } from '../http/circuit-breaker.ts';
 import { createServiceClient } from '../http/internal-http.ts';
+import { onlyUnder } from '../http/layers.ts';
 import { forwardTo } from '../http/proxy.ts';
 import type { Authenticate } from '../http/request-context.ts';
 import { createServiceApp } from '../http/service-app.ts';
@@ -171,17 +172,21 @@ interface GatewayParts {
 function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts) {
   const { config, logger } = platform;
   // The bus's dead letters and the jobs live where every process reaches them: the gateway answers for them.
-  const routes: RequestHandler[] = [
-    eventsAdminRoutes(platform),
-    operationsAdminRoutes(platform, { queues: registry.modules.flatMap((module) => module.queues ?? []), services: () => servicesHealth(platform, registry, parts) }),
-  ];
+  const routes: RequestHandler[] = onlyUnder(
+    ['/api/admin'],
+    [
+      eventsAdminRoutes(platform),
+      operationsAdminRoutes(platform, { queues: registry.modules.flatMap((module) => module.queues ?? []), services: () => servicesHealth(platform, registry, parts) }),
+    ],
+  );
   const media: RequestHandler[] = [];
   const forwarded: { prefix: string; forward: RequestHandler }[] = [];
   for (const module of registry.modules) {
     const instance = parts.instances.get(module.name);
     if (instance) {
       routes.push(...onlyUnder(module.publicPrefixes ?? [], instance.routes ?? []));
-      if (instance.media) media.push(instance.media);
+      // Its paths apart from the API's (/media): a page or an API call does not walk its routes.
+      if (instance.media) media.push(...onlyUnder((module.publicPrefixes ?? []).filter((prefix) => !prefix.startsWith('/api')), [instance.media]));
       continue;
     }
     const prefixes = module.publicPrefixes ?? [];
@@ -215,22 +220,6 @@ function gatewayApp(platform: Platform, registry: Registry, parts: GatewayParts)
     media,
   });
   return { app, edges };
-}
-
-/**
- * A module's routers, asked only for paths under its public prefixes (as a gateway forwards to it
- * when it runs apart): a call walks the route lists of the modules it may concern, not of all of
- * them (with every module here, most of a cached read's routing). Prefixes match as `app.use` does:
- * the path itself or below it. A module without prefixes is asked for everything.
- */
-function onlyUnder(prefixes: readonly string[], routers: Router[]): RequestHandler[] {
-  if (prefixes.length === 0 || routers.length === 0) return routers;
-  const under = (path: string) => prefixes.some((prefix) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/'));
-  const module = Router();
-  for (const router of routers) module.use(router);
-  // Its name keeps it out of traces (instrument.ts ignores the layer): the route's span stays the request's child.
-  const moduleRoutes: RequestHandler = (req, res, next) => (under(req.path) ? module(req, res, next) : next());
-  return [moduleRoutes];
 }
 
 /** Each module's state: one here by its own readiness, one apart by its /readyz, beside this gateway's circuit to it. */
