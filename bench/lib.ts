@@ -11,9 +11,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts a server script in its own process (so it does not share a core with the load generator). */
+/**
+ * Starts a server script in its own process (so it does not share a core with the load generator).
+ * With BENCH_PROF=<dir> each server writes a CPU profile there when it stops (node --cpu-prof).
+ */
 export async function startServer(script: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), '--import', 'tsx', path.join(benchDir, script)], {
+  const profile = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(benchDir, script)], {
     // Production needs a mail server and a public address (nothing here mails) and, with no Stripe key,
     // the sandbox asked for by name (nothing here pays); a benchmark sends one address's worth of
     // guests and hits far over the per-address limits.

@@ -34,7 +34,22 @@ export const IDENTITY_UNAVAILABLE_HEADER = 'x-identity-unavailable';
  */
 
 export function requestContext(authenticate: Authenticate, logger: Logger) {
-  return async (req: Request, res: Response, next: NextFunction) => {
+  const identify = async (req: Request, res: Response, token: string) => {
+    try {
+      const caller = await authenticate(token);
+      if (caller) {
+        req.context.userId = caller.userId;
+        if (caller.role !== 'viewer') req.context.role = caller.role;
+      }
+    } catch (error) {
+      // Who is calling cannot be told (the user service is down): public reads go on as anonymous,
+      // the answer says so, and calls that need a user answer 503 (`requireUser`).
+      logger.warn({ err: error, requestId: req.context.requestId }, 'caller treated as anonymous: identity unavailable');
+      req.context.identityUnavailable = true;
+      res.setHeader(IDENTITY_UNAVAILABLE_HEADER, '1');
+    }
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
     const requestId = requestIdOf(req.get('x-request-id')) ?? randomUUID();
     res.setHeader('x-request-id', requestId);
     const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
@@ -48,19 +63,9 @@ export function requestContext(authenticate: Authenticate, logger: Logger) {
     };
     const traceparent = activeTraceparent();
     req.context = { requestId, userId: null, attribution, ...(traceparent && { traceparent }) };
-    try {
-      const caller = await authenticate(req.get('x-user-token'));
-      if (caller) {
-        req.context.userId = caller.userId;
-        if (caller.role !== 'viewer') req.context.role = caller.role;
-      }
-    } catch (error) {
-      // Who is calling cannot be told (the user service is down): public reads go on as anonymous,
-      // the answer says so, and calls that need a user answer 503 (`requireUser`).
-      logger.warn({ err: error, requestId }, 'caller treated as anonymous: identity unavailable');
-      req.context.identityUnavailable = true;
-      res.setHeader(IDENTITY_UNAVAILABLE_HEADER, '1');
-    }
-    next();
+    // No token: an anonymous caller, and no one to ask.
+    const token = req.get('x-user-token');
+    if (!token) return next();
+    return identify(req, res, token).then(() => next());
   };
 }
