@@ -106,6 +106,27 @@ describe.skipIf(!realRedisUrl)('limits across gateway replicas', () => {
       await Promise.all([one.close(), two.close()]);
     }
   });
+
+  it("counts history writes at every replica against one limit: a client's first at a replica with Redis, its next ones there at once", async () => {
+    const env = { REDIS_URL: realRedisUrl!, REDIS_PREFIX: `test-abuse-history-${Date.now()}` };
+    const [one, two] = await Promise.all([startLimited(env), startLimited(env)]);
+    const redis = one.platform.redis!;
+    try {
+      // Counted whoever writes (these have no session: 401 from the route, after the limit).
+      const write = (site: Site) => site.call('POST', '/api/user/history', { body: { episodeId: 'e1', positionSeconds: 1 } });
+      expect([(await write(one)).code, (await write(one)).code]).toEqual([401, 401]);
+      const counted = async () => {
+        const keys = await redis.keys(`${env.REDIS_PREFIX}:rate:history:*`);
+        return keys.length === 1 ? Number(await redis.get(keys[0]!)) : 0;
+      };
+      await eventually(async () => (await counted()) === 2, 10_000, "the first replica's two writes in Redis");
+      // The other replica asks Redis about a client new to it: the third write of the minute.
+      expect(await write(two)).toMatchObject({ status: 429, code: 429 });
+      expect(await write(one)).toMatchObject({ status: 429, code: 429 });
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
 });
 
 describe('operations in production', () => {

@@ -1,11 +1,12 @@
 import { Router, type RequestHandler } from 'express';
-import { rateLimit, type RateLimitRequestHandler } from 'express-rate-limit';
+import { rateLimit, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Config } from '../config.ts';
 import { failure } from '../envelope.ts';
 import type { RateLimitedCall, RateLimitName } from '../modules/module.ts';
 import type { Platform } from '../platform.ts';
 import { literalHead, onlyUnder } from './layers.ts';
+import { SharedCountStore } from './shared-count-store.ts';
 
 const perMinuteOf = {
   auth: 'RATE_LIMIT_AUTH_PER_MINUTE',
@@ -17,12 +18,25 @@ const refusal = (name: RateLimitName) =>
   name === 'auth' ? 'Too many attempts. Please wait a minute and try again.' : 'Too many requests. Please wait a minute and try again.';
 
 /**
+ * Where the replicas keep one count: the history limit, which every watching viewer's heartbeat
+ * meets, counts in each process and adds to Redis ten times a second (SharedCountStore); the logins'
+ * and guests' limits, rarely met and where one call more matters, ask Redis on every call.
+ */
+function sharedStore(platform: Pick<Platform, 'config' | 'redis' | 'logger'>, name: RateLimitName): Store {
+  const redis = platform.redis!;
+  const prefix = `${platform.config.REDIS_PREFIX}:rate:${name}:`;
+  if (name === 'history')
+    return new SharedCountStore(redis, prefix, (error) => platform.logger.warn({ err: error }, `rate limit ${name}: Redis unreachable, each process counts alone`));
+  return new RedisStore({ prefix, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply> });
+}
+
+/**
  * The modules' limited calls, to go ahead of every route: one count per limit name and client address
  * (`req.ip`, which only TRUST_PROXY lets X-Forwarded-For change). With Redis every gateway replica
  * counts against one limit; otherwise each process counts alone. Only a path that may be one of them
  * walks their routes.
  */
-export function rateLimits(platform: Pick<Platform, 'config' | 'redis'>, calls: RateLimitedCall[]): RequestHandler[] {
+export function rateLimits(platform: Pick<Platform, 'config' | 'redis' | 'logger'>, calls: RateLimitedCall[]): RequestHandler[] {
   const limiters = new Map<RateLimitName, RateLimitRequestHandler>();
   const limiterOf = (name: RateLimitName) => {
     let limiter = limiters.get(name);
@@ -35,16 +49,10 @@ export function rateLimits(platform: Pick<Platform, 'config' | 'redis'>, calls: 
       legacyHeaders: false,
       // Without TRUST_PROXY a client's own X-Forwarded-For is ignored on purpose: not a misconfiguration to warn about.
       validate: { xForwardedForHeader: false },
-      // Should Redis fail, password guesses stay refused; guests and history keep working uncounted.
+      // Should Redis fail, password guesses stay refused, guests keep working uncounted, and each
+      // process counts history writes alone (SharedCountStore).
       passOnStoreError: name !== 'auth',
-      ...(redis
-        ? {
-            store: new RedisStore({
-              prefix: `${config.REDIS_PREFIX}:rate:${name}:`,
-              sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
-            }),
-          }
-        : {}),
+      ...(redis ? { store: sharedStore(platform, name) } : {}),
       handler: (_req, res) => void res.status(429).json(failure(429, refusal(name))),
     });
     limiters.set(name, limiter);
