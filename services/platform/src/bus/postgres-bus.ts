@@ -247,7 +247,6 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
    * effect then. Stopping the bus ends every wait at once.
    */
   function sleepUntilWoken(ms: number, channel: 'relay' | 'deliver', name: string, notBefore: number, seen: number): Promise<void> {
-    const reads = subscriptions.find((subscription) => subscription.consumer === name)?.types;
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout;
       const finish = () => {
@@ -256,8 +255,9 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
         wake.off('stop', finish);
         resolve();
       };
-      const woken = (types?: EventType[]) => {
-        if (channel === 'deliver' && types && reads && !types.some((type) => reads.includes(type))) return;
+      // A consumer's wakes are its count's (counted by the listener added first, so before this one).
+      const woken = () => {
+        if (channel === 'deliver' && (wakes.get(name) ?? 0) === seen) return;
         const early = notBefore - Date.now();
         if (early <= 0) return finish();
         wake.off(channel, woken);
@@ -268,7 +268,7 @@ export function createPostgresBus(database: Database, logger: Logger, options: P
       wake.on(channel, woken);
       wake.on('stop', finish);
       // Checked where the listener is added, with nothing between: a wake cannot fall between the two.
-      if (channel === 'deliver' && (wakes.get(name) ?? 0) !== seen) woken();
+      if (channel === 'deliver') woken();
     });
   }
 

@@ -6,8 +6,8 @@ import type { Platform } from '../platform.ts';
 import { apiNotFound, errorEnvelope } from './error-envelope.ts';
 import { jsonBody } from './express-request.ts';
 import { apiMethodGuard, inputGuard } from './input-guard.ts';
-import { closeWhenStopping, OPERATIONS_PATHS, operationsRoutes } from './operations.ts';
-import { inSeries, onlyUnder } from './layers.ts';
+import { closeWhenStopping, operationsRoutes } from './operations.ts';
+import { inSeries } from './layers.ts';
 import { rateLimits } from './rate-limits.ts';
 import { requestContext, type Authenticate } from './request-context.ts';
 
@@ -41,7 +41,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   for (const handler of options.media ?? []) app.use(handler);
   const helmetHeaders = helmet({ contentSecurityPolicy: { directives: securityPolicy(platform.config) }, crossOriginEmbedderPolicy: false });
   app.use(inSeries('securityAndCompression', securityHeaders(helmetHeaders), compressionWhenAccepted()));
-  for (const handler of onlyUnder(OPERATIONS_PATHS, [operationsRoutes(platform, options.readiness)])) app.use(handler);
+  app.use(operationsRoutes(platform, options.readiness));
 
   app.use('/api', inSeries('apiCall', apiMethodGuard, jsonBody(), inputGuard, requestContext(options.authenticate, platform.logger)));
   for (const handler of rateLimits(platform, options.rateLimited)) app.use(handler);

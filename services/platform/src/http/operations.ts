@@ -1,8 +1,9 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { failure, ok } from '../envelope.ts';
 import type { Readiness } from '../modules/module.ts';
 import type { Platform } from '../platform.ts';
 import { sameSecret } from './internal-http.ts';
+import { onlyUnder } from './layers.ts';
 
 /** Once shutdown starts, every answer closes its connection, so a drained server has none left open. */
 export function closeWhenStopping(platform: Pick<Platform, 'lifecycle'>) {
@@ -14,16 +15,13 @@ export function closeWhenStopping(platform: Pick<Platform, 'lifecycle'>) {
 
 type OperationsPlatform = Pick<Platform, 'database' | 'bus' | 'metrics' | 'lifecycle' | 'logger' | 'config'>;
 
-/** The paths `operationsRoutes` answers. */
-export const OPERATIONS_PATHS = ['/healthz', '/readyz', '/metrics'];
-
 /**
  * /healthz (the process answers), /readyz (database reachable, nothing still starting; the bus's
  * state in the body: `busStatus: 'degraded'` while Kafka is away, which fails nothing, since events
  * wait in the outbox and every request is still served),
  * /metrics (Prometheus; in production only with `Authorization: Bearer <METRICS_TOKEN>`).
  */
-export function operationsRoutes(platform: OperationsPlatform, readiness?: Readiness): Router {
+export function operationsRoutes(platform: OperationsPlatform, readiness?: Readiness): RequestHandler[] {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json(ok({ status: 'alive' }));
@@ -50,7 +48,8 @@ export function operationsRoutes(platform: OperationsPlatform, readiness?: Readi
   router.get('/metrics', metricsAccess(platform.config), async (_req, res) => {
     res.type(platform.metrics.registry.contentType).send(await platform.metrics.registry.metrics());
   });
-  return router;
+  // Asked only for its own paths: every other call goes past at the cost of a comparison.
+  return onlyUnder(['/healthz', '/readyz', '/metrics'], [router]);
 }
 
 /** Whether the database does not answer, by name only: a driver's message (hosts, users) stays in the log. */

@@ -7,8 +7,8 @@ import { apiNotFound, errorEnvelope } from './error-envelope.ts';
 import { jsonBody } from './express-request.ts';
 import { inputGuard } from './input-guard.ts';
 import { CONTEXT_HEADER, decodeContext, INTERNAL_TOKEN_HEADER, sameSecret } from './internal-http.ts';
-import { inSeries, onlyUnder } from './layers.ts';
-import { closeWhenStopping, OPERATIONS_PATHS, operationsRoutes } from './operations.ts';
+import { inSeries } from './layers.ts';
+import { closeWhenStopping, operationsRoutes } from './operations.ts';
 
 /**
  * The HTTP face of one service running apart (TARGET=user, catalog, transcoder): operations
@@ -25,7 +25,7 @@ export function createServiceApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(closeWhenStopping(platform));
-  for (const handler of onlyUnder(OPERATIONS_PATHS, [operationsRoutes(platform, readiness)])) app.use(handler);
+  app.use(operationsRoutes(platform, readiness));
   const internalCaller: express.RequestHandler = (req, _res, next) => {
     if (!sameSecret(internalToken, req.get(INTERNAL_TOKEN_HEADER))) return next(new Forbidden('Internal calls only'));
     req.context = decodeContext(req.get(CONTEXT_HEADER)) ?? systemContext();

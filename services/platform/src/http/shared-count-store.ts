@@ -154,7 +154,7 @@ export class SharedCountStore implements Store {
         continue;
       }
       const [total, left] = reply.map(Number) as [number, number];
-      entry.count.shared = total - entry.count.sending;
+      entry.count.shared = total;
       entry.count.resetTime = new Date(Date.now() + left);
     }
     if (failure && !this.failing) this.onUnreachable(failure);
